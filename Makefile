@@ -1,0 +1,43 @@
+# AsAt: one machine, no Docker. `make up` sets up and runs the product; `make test` runs every suite.
+SHELL := /bin/bash
+PYTHON ?= python3.11
+VENV := .venv
+PY := $(VENV)/bin/python
+SERVICES := corpus verifier ingest research
+export ASAT_CORPUS_DIR ?= $(abspath ../shared/corpus)
+export ASAT_TEST_DATABASE_URL ?= postgresql://postgres@127.0.0.1:5432/postgres
+
+.PHONY: up down install test lint typecheck contracts pytest clean
+
+$(VENV)/.installed: $(foreach s,$(SERVICES),services/$(s)/pyproject.toml) requirements-dev.txt
+	@command -v $(PYTHON) >/dev/null || { echo "error: $(PYTHON) not found; install Python 3.11 or run make PYTHON=/path/to/python3.11"; exit 1; }
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet $(foreach s,$(SERVICES),-e services/$(s)) -r requirements-dev.txt
+	touch $@
+
+install: $(VENV)/.installed
+
+up: install
+	$(PY) -m asat_corpus stats
+
+down:
+	@echo "nothing running yet"
+
+lint: install
+	$(VENV)/bin/ruff check services scripts
+	$(VENV)/bin/ruff format --check services scripts
+
+typecheck: install
+	$(VENV)/bin/mypy --strict $(foreach s,$(SERVICES),services/$(s)/src)
+
+contracts: install
+	$(VENV)/bin/lint-imports
+
+pytest: install
+	$(VENV)/bin/pytest $(foreach s,$(SERVICES),services/$(s)/tests)
+
+test: lint typecheck contracts pytest
+
+clean:
+	rm -rf $(VENV) var

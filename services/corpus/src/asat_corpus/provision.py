@@ -1,0 +1,112 @@
+"""Provisions as parsed from one compilation, and provision versions with validity intervals."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from enum import StrEnum
+
+from asat_corpus.act import ActRef
+
+
+@dataclass(frozen=True)
+class Subsection:
+    """A subsection (or the unlabelled body) of a provision: ``text[start:end]``."""
+
+    label: str  # "(1)", "(2A)"; "" for text before the first labelled subsection
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class ParsedProvision:
+    """One section as it appears in one compilation (an observation, not yet dated).
+
+    ``number`` is the provision id: the number as printed (``8-1``, ``109D``), with Schedule 1
+    to the TAA 1953 written ``sch1-12-35``. ``text`` is the canonical text of the body (heading
+    excluded): one block per line (subsection, paragraph, note, example, in-section heading),
+    wrapped lines joined with one space, leading indentation removed.
+    """
+
+    act: str
+    register_id: str
+    number: str
+    heading: str
+    hierarchy: tuple[str, ...]
+    text: str
+    subsections: tuple[Subsection, ...]
+    source_file: str
+    source_line: int
+
+
+class BoundMethod(StrEnum):
+    """How one end of a validity interval was established."""
+
+    ACT_COMMENCEMENT = "act_commencement"  # the Act's own commencement (provision never amended)
+    AMENDMENT_COMMENCEMENT = "amendment_commencement"  # commencement of an amending Act (Endnotes 3+4)
+    COMMENCEMENT_SHRUNK = "commencement_uncertain_shrunk"  # several or unparsed dates: the safe end taken
+    COMPILATION_DATE = "compilation_date"  # only the compilation date is certain
+    OPEN = "open"  # current: no later change known
+
+
+@dataclass(frozen=True)
+class Bound:
+    """One end of an interval and the evidence for it."""
+
+    day: date | None
+    method: BoundMethod
+    acts: tuple[ActRef, ...] = ()
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class ProvisionVersion:
+    """One text of a provision and the interval ``[valid_from, valid_to)`` it was in force.
+
+    ``valid_to`` is exclusive and ``None`` while current. ``income_years`` lists every income
+    year in which the version was in force for at least one day.
+    """
+
+    id: str
+    act: str
+    number: str
+    heading: str
+    hierarchy: tuple[str, ...]
+    text: str
+    subsections: tuple[Subsection, ...]
+    register_ids: tuple[str, ...]
+    authorised: bool
+    valid_from: date
+    valid_to: date | None
+    from_bound: Bound
+    to_bound: Bound
+    income_years: tuple[int, ...]
+    content_hash: str
+
+    def in_force_on(self, day: date) -> bool:
+        return self.valid_from <= day and (self.valid_to is None or day < self.valid_to)
+
+
+@dataclass(frozen=True)
+class VersionGap:
+    """A period in which the provision was in force but its text is not held."""
+
+    act: str
+    number: str
+    start: date
+    end: date  # exclusive
+    acts: tuple[ActRef, ...]
+    reason: str
+
+
+@dataclass(frozen=True)
+class ProvisionTimeline:
+    """Everything known about one provision over time."""
+
+    act: str
+    number: str
+    versions: tuple[ProvisionVersion, ...]
+    gaps: tuple[VersionGap, ...]
+    added_by: ActRef | None = None
+    repealed_by: ActRef | None = None
+    notes: tuple[str, ...] = field(default=())

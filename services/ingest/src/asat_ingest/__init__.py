@@ -1,0 +1,1 @@
+"""AsAt ingest service."""

@@ -1,0 +1,1 @@
+"""AsAt research service."""

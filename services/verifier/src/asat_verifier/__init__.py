@@ -1,0 +1,1 @@
+"""AsAt verifier service."""
