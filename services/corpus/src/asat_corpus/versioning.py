@@ -1,0 +1,382 @@
+"""Provision versions with validity intervals, from compilations plus the amendment history.
+
+Pure: observations (one parsed section per compilation that holds it), the compilations of
+the Act, and the Endnote 3/4 facts in; a :class:`ProvisionTimeline` out.
+
+The rules, each chosen so that an interval is only ever as wide as the evidence allows:
+
+* Consecutive observations whose texts are equal (by :func:`comparison_key`) are one version,
+  seen in every register id that holds it; the authorised text is preferred as canonical.
+* An amendment is *reflected* in a compilation when its Act is within the compilation's
+  "includes amendments up to" and it had commenced (earliest date) by the compilation date.
+* Between two held texts, the amendments reflected in the later compilation but not in the
+  earlier one changed the text. The earlier text ends at the *earliest* commencement date of
+  the first of them; the later text starts at the *latest* commencement date (not after its
+  compilation date) of the last of them. Anything in between is a gap naming those Acts.
+* A commencement that could not be read with confidence shrinks the interval: the earlier text
+  ends the day after its compilation date at the latest, and the later text starts on its
+  compilation date.
+* Texts that differ where the history records no amendment between them are not merged: the
+  earlier text ends the day after its compilation date, the later starts on its compilation
+  date, and the days between are a gap.
+* Before the first held text: the provision starts when the Act that added it (``ad``) or the
+  Act itself commenced; amendments reflected in the first held compilation after that start
+  mean the earlier text is not held (a gap).
+* After the last held text: open if it is in the Act's latest complete compilation; else it
+  ends at the earliest commencement of a recorded repeal, or, with no record, the day after
+  the last compilation date that shows it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from asat_corpus.act import ActRef, Compilation
+from asat_corpus.amendment import AmendingAct, AmendmentEntry, AmendmentKind
+from asat_corpus.comparison import comparison_key, content_hash
+from asat_corpus.income_year import income_years_overlapping
+from asat_corpus.provision import (
+    Bound,
+    BoundMethod,
+    ParsedProvision,
+    ProvisionTimeline,
+    ProvisionVersion,
+    VersionGap,
+)
+
+ONE_DAY = timedelta(days=1)
+TEXT_CHANGING = frozenset({AmendmentKind.ADDED, AmendmentKind.AMENDED, AmendmentKind.REPEALED_AND_SUBSTITUTED})
+
+
+@dataclass(frozen=True)
+class ActHistory:
+    """The amendment history of one Act, as read from its latest endnotes (if any)."""
+
+    original: AmendingAct | None
+    acts: Mapping[ActRef, AmendingAct]
+    entries_by_provision: Mapping[str, tuple[AmendmentEntry, ...]]
+
+    @property
+    def known(self) -> bool:
+        return self.original is not None or bool(self.acts)
+
+
+EMPTY_HISTORY = ActHistory(original=None, acts={}, entries_by_provision={})
+
+
+@dataclass(frozen=True)
+class Observation:
+    provision: ParsedProvision
+    compilation: Compilation
+
+    @property
+    def day(self) -> date:
+        assert self.compilation.compilation_date is not None
+        return self.compilation.compilation_date
+
+
+@dataclass
+class _Run:
+    """Consecutive observations holding the same text."""
+
+    observations: list[Observation]
+
+    @property
+    def first(self) -> Observation:
+        return self.observations[0]
+
+    @property
+    def last(self) -> Observation:
+        return self.observations[-1]
+
+    @property
+    def canonical(self) -> Observation:
+        authorised = [o for o in self.observations if o.compilation.authorised]
+        return (authorised or self.observations)[-1]
+
+
+def _earliest(history: ActHistory, ref: ActRef) -> date | None:
+    act = history.acts.get(ref)
+    return act.commencement.earliest if act else None
+
+
+def _confident(history: ActHistory, ref: ActRef) -> bool:
+    act = history.acts.get(ref)
+    return bool(act and act.commencement.confident and act.commencement.dates)
+
+
+def reflected(history: ActHistory, entry: AmendmentEntry, compilation: Compilation) -> bool:
+    """Whether the amendment is part of the text shown by ``compilation``."""
+    day = compilation.compilation_date
+    if day is None:
+        return False
+    cutoff = compilation.amendments_up_to
+    if cutoff is not None and entry.act.sort_key > cutoff.sort_key:
+        return False
+    earliest = _earliest(history, entry.act)
+    if earliest is not None:
+        return earliest <= day
+    # Commencement unknown: only the Act number can place it, and only with a cutoff.
+    return cutoff is not None
+
+
+def _start_bound(history: ActHistory, ref: ActRef, not_after: date) -> Bound:
+    """The day from which text changed by ``ref`` is certainly in force (latest commencement)."""
+    act = history.acts.get(ref)
+    if act is None or not act.commencement.dates:
+        return Bound(not_after, BoundMethod.COMPILATION_DATE, (ref,), f"commencement of {ref} not held")
+    candidates = [d for d in act.commencement.dates if d <= not_after]
+    if not candidates:
+        return Bound(not_after, BoundMethod.COMPILATION_DATE, (ref,), f"{ref} commences after the compilation")
+    latest = max(candidates)
+    if act.commencement.confident and len(set(act.commencement.dates)) == 1:
+        return Bound(latest, BoundMethod.AMENDMENT_COMMENCEMENT, (ref,), act.commencement.text)
+    if not act.commencement.confident:
+        return Bound(
+            not_after,
+            BoundMethod.COMMENCEMENT_SHRUNK,
+            (ref,),
+            f"commencement not read with confidence: {act.commencement.text}",
+        )
+    return Bound(
+        latest,
+        BoundMethod.COMMENCEMENT_SHRUNK,
+        (ref,),
+        f"latest of several commencements: {act.commencement.text}",
+    )
+
+
+def _end_bound(history: ActHistory, ref: ActRef, held_on: date) -> Bound:
+    """The first day text changed by ``ref`` may no longer be in force (earliest commencement)."""
+    fallback = held_on + ONE_DAY
+    act = history.acts.get(ref)
+    if act is None or not act.commencement.dates:
+        return Bound(fallback, BoundMethod.COMPILATION_DATE, (ref,), f"commencement of {ref} not held")
+    earliest = min(act.commencement.dates)
+    if not act.commencement.confident:
+        return Bound(
+            min(earliest, fallback),
+            BoundMethod.COMMENCEMENT_SHRUNK,
+            (ref,),
+            f"commencement not read with confidence: {act.commencement.text}",
+        )
+    method = (
+        BoundMethod.AMENDMENT_COMMENCEMENT if len(set(act.commencement.dates)) == 1 else BoundMethod.COMMENCEMENT_SHRUNK
+    )
+    return Bound(earliest, method, (ref,), act.commencement.text)
+
+
+def _group_runs(observations: Sequence[Observation]) -> list[_Run]:
+    runs: list[_Run] = []
+    last_key: str | None = None
+    for obs in observations:
+        key = comparison_key(obs.provision.text)
+        if runs and key == last_key:
+            runs[-1].observations.append(obs)
+        else:
+            runs.append(_Run([obs]))
+        last_key = key
+    return runs
+
+
+def _changes_between(
+    history: ActHistory, entries: Sequence[AmendmentEntry], earlier: Compilation, later: Compilation
+) -> list[AmendmentEntry]:
+    return [
+        e
+        for e in entries
+        if e.kind in TEXT_CHANGING and reflected(history, e, later) and not reflected(history, e, earlier)
+    ]
+
+
+def _life_start(
+    history: ActHistory, entries: Sequence[AmendmentEntry], first: Compilation
+) -> tuple[Bound | None, list[AmendmentEntry], ActRef | None]:
+    """Where the provision's present life began, and the changes after it that ``first`` shows."""
+    shown = [e for e in entries if e.kind in TEXT_CHANGING and reflected(history, e, first)]
+    added = [i for i, e in enumerate(shown) if e.kind is AmendmentKind.ADDED]
+    if added:
+        start_entry = shown[added[-1]]
+        later = shown[added[-1] + 1 :]
+        earliest = _earliest(history, start_entry.act)
+        start = (
+            Bound(earliest, BoundMethod.AMENDMENT_COMMENCEMENT, (start_entry.act,), "added")
+            if earliest is not None
+            else None
+        )
+        return start, later, start_entry.act
+    original = history.original
+    if original is not None and original.commencement.dates:
+        start = Bound(
+            original.commencement.earliest,
+            BoundMethod.ACT_COMMENCEMENT,
+            (original.ref,),
+            original.commencement.text,
+        )
+        return start, shown, None
+    return None, shown, None
+
+
+def _sort_entries(entries: Sequence[AmendmentEntry]) -> list[AmendmentEntry]:
+    # Endnote 4 lists a provision's history in order; keep it, but make "same Act" stable.
+    return list(entries)
+
+
+def build_timeline(
+    act: str,
+    number: str,
+    observations: Sequence[Observation],
+    compilations: Sequence[Compilation],
+    history: ActHistory,
+    horizon: int,
+) -> ProvisionTimeline:
+    """Date every text of one provision; see the module docstring for the rules."""
+    dated = sorted((o for o in observations if o.compilation.compilation_date), key=lambda o: o.day)
+    entries = _sort_entries(history.entries_by_provision.get(number, ()))
+    notes: list[str] = []
+    runs = _group_runs(dated)
+    complete = sorted(
+        (c for c in compilations if c.partial is None and c.compilation_date is not None),
+        key=lambda c: c.compilation_date or date.min,
+    )
+    latest_complete = complete[-1] if complete else None
+
+    bounds: list[tuple[Bound, Bound]] = []
+    gaps: list[VersionGap] = []
+    added_by: ActRef | None = None
+    repealed_by: ActRef | None = None
+
+    for index, run in enumerate(runs):
+        if index == 0:
+            start, changes, added_by = _life_start(history, entries, run.first.compilation)
+            if changes:
+                from_bound = _start_bound(history, changes[-1].act, run.first.day)
+                if start is not None and start.day is not None and start.day < (from_bound.day or date.max):
+                    gaps.append(
+                        VersionGap(
+                            act,
+                            number,
+                            start.day,
+                            from_bound.day or run.first.day,
+                            tuple(dict.fromkeys(e.act for e in changes)),
+                            "amended before the earliest compilation held; the earlier text is not held",
+                        )
+                    )
+            elif start is not None and start.day is not None and start.day <= run.first.day:
+                from_bound = start
+            else:
+                from_bound = Bound(
+                    run.first.day,
+                    BoundMethod.COMPILATION_DATE,
+                    (),
+                    f"earliest held compilation {run.first.compilation.register_id}; no amendment history held",
+                )
+        else:
+            previous = runs[index - 1]
+            changes = _changes_between(history, entries, previous.last.compilation, run.first.compilation)
+            if changes:
+                end = _end_bound(history, changes[0].act, previous.last.day)
+                from_bound = _start_bound(history, changes[-1].act, run.first.day)
+                reason = "amended more than once between held compilations; the text in between is not held"
+                if len(changes) == 1:
+                    reason = "commencement of the amending Act uncertain; the text on these days is not certain"
+            else:
+                end = Bound(
+                    previous.last.day + ONE_DAY,
+                    BoundMethod.COMPILATION_DATE,
+                    (),
+                    f"text differs from {run.first.compilation.register_id} but no amendment is recorded between",
+                )
+                from_bound = Bound(
+                    run.first.day,
+                    BoundMethod.COMPILATION_DATE,
+                    (),
+                    f"text differs from {previous.last.compilation.register_id} but no amendment is recorded",
+                )
+                reason = "texts differ but the amendment history records no amendment between them"
+                notes.append(
+                    f"{previous.last.compilation.register_id} -> {run.first.compilation.register_id}: {reason}"
+                )
+            prev_from = bounds[-1][0].day or date.min
+            end_day = max(end.day or prev_from, prev_from)
+            end = Bound(end_day, end.method, end.acts, end.detail)
+            start_day = max(from_bound.day or end_day, end_day)
+            from_bound = Bound(start_day, from_bound.method, from_bound.acts, from_bound.detail)
+            bounds[-1] = (bounds[-1][0], end)
+            if start_day > end_day:
+                gaps.append(
+                    VersionGap(act, number, end_day, start_day, tuple(dict.fromkeys(e.act for e in changes)), reason)
+                )
+        bounds.append((from_bound, Bound(None, BoundMethod.OPEN)))
+
+    if runs:
+        last = runs[-1].last
+        if latest_complete is not None and last.compilation.register_id == latest_complete.register_id:
+            to_bound = Bound(
+                None, BoundMethod.OPEN, (), f"in the latest compilation held ({last.compilation.register_id})"
+            )
+        else:
+            later = [c for c in complete if (c.compilation_date or date.min) > last.day]
+            repeals = (
+                [
+                    e
+                    for e in entries
+                    if e.kind is AmendmentKind.REPEALED
+                    and not reflected(history, e, last.compilation)
+                    and reflected(history, e, later[0])
+                ]
+                if later
+                else []
+            )
+            if repeals:
+                repealed_by = repeals[0].act
+                to_bound = _end_bound(history, repeals[0].act, last.day)
+            else:
+                detail = (
+                    f"absent from {later[0].register_id} and no repeal recorded"
+                    if later
+                    else "no later compilation or amendment history held"
+                )
+                to_bound = Bound(last.day + ONE_DAY, BoundMethod.COMPILATION_DATE, (), detail)
+            from_day = bounds[-1][0].day or last.day
+            to_bound = Bound(max(to_bound.day or from_day, from_day), to_bound.method, to_bound.acts, to_bound.detail)
+        bounds[-1] = (bounds[-1][0], to_bound)
+
+    versions = tuple(
+        _version(act, number, run, from_bound, to_bound, horizon)
+        for run, (from_bound, to_bound) in zip(runs, bounds, strict=True)
+    )
+    return ProvisionTimeline(
+        act=act,
+        number=number,
+        versions=versions,
+        gaps=tuple(gaps),
+        added_by=added_by,
+        repealed_by=repealed_by,
+        notes=tuple(notes),
+    )
+
+
+def _version(act: str, number: str, run: _Run, from_bound: Bound, to_bound: Bound, horizon: int) -> ProvisionVersion:
+    canonical = run.canonical
+    provision = canonical.provision
+    assert from_bound.day is not None
+    return ProvisionVersion(
+        id=f"{act}:{number}@{run.first.compilation.register_id}",
+        act=act,
+        number=number,
+        heading=provision.heading,
+        hierarchy=provision.hierarchy,
+        text=provision.text,
+        subsections=provision.subsections,
+        register_ids=tuple(dict.fromkeys(o.compilation.register_id for o in run.observations)),
+        authorised=canonical.compilation.authorised,
+        valid_from=from_bound.day,
+        valid_to=to_bound.day,
+        from_bound=from_bound,
+        to_bound=to_bound,
+        income_years=income_years_overlapping(from_bound.day, to_bound.day, horizon),
+        content_hash=content_hash(provision.text),
+    )
