@@ -22,7 +22,8 @@ The rules, each chosen so that an interval is only ever as wide as the evidence 
 * Before the first held text: the provision starts when the Act that added it (``ad``) or the
   Act itself commenced; amendments reflected in the first held compilation after that start
   mean the earlier text is not held (a gap).
-* After the last held text: open if it is in the Act's latest complete compilation; else it
+* After the last held text: open if it is in the Act's latest complete compilation and that
+  compilation is recent (``current_since``); else it
   ends at the earliest commencement of a recorded repeal, or, with no record, the day after
   the last compilation date that shows it.
 """
@@ -231,8 +232,14 @@ def build_timeline(
     compilations: Sequence[Compilation],
     history: ActHistory,
     horizon: int,
+    current_since: date | None = None,
 ) -> ProvisionTimeline:
-    """Date every text of one provision; see the module docstring for the rules."""
+    """Date every text of one provision; see the module docstring for the rules.
+
+    ``current_since``: a latest compilation dated before this day is not taken to be current
+    (a 2015 compilation with nothing later held says nothing about 2026), so its text ends the
+    day after its compilation date instead of staying open.
+    """
     dated = sorted((o for o in observations if o.compilation.compilation_date), key=lambda o: o.day)
     entries = _sort_entries(history.entries_by_provision.get(number, ()))
     notes: list[str] = []
@@ -313,7 +320,8 @@ def build_timeline(
 
     if runs:
         last = runs[-1].last
-        if latest_complete is not None and last.compilation.register_id == latest_complete.register_id:
+        is_current = current_since is None or last.day >= current_since
+        if latest_complete is not None and last.compilation.register_id == latest_complete.register_id and is_current:
             to_bound = Bound(
                 None, BoundMethod.OPEN, (), f"in the latest compilation held ({last.compilation.register_id})"
             )
@@ -337,7 +345,7 @@ def build_timeline(
                 detail = (
                     f"absent from {later[0].register_id} and no repeal recorded"
                     if later
-                    else "no later compilation or amendment history held"
+                    else f"latest compilation held is {last.compilation.register_id}; later changes are not known"
                 )
                 to_bound = Bound(last.day + ONE_DAY, BoundMethod.COMPILATION_DATE, (), detail)
             from_day = bounds[-1][0].day or last.day

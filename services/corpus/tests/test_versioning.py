@@ -1,0 +1,264 @@
+"""The dating rules, on synthetic compilations and amendment histories (no corpus needed)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from asat_corpus.act import ActRef, Compilation, SourceFormat
+from asat_corpus.amendment import AmendingAct, AmendmentEntry, AmendmentKind, Commencement
+from asat_corpus.provision import BoundMethod, ParsedProvision
+from asat_corpus.resolution import Status, resolve
+from asat_corpus.versioning import ActHistory, Observation, build_timeline
+
+C2015 = Compilation(
+    act="itaa1997",
+    title="ITAA 1997",
+    register_id="C2015C00285",
+    number=137,
+    compilation_date=date(2015, 6, 22),
+    amendments_up_to=ActRef(67, 2015),
+    amendments_up_to_text="Act No. 67, 2015",
+    format=SourceFormat.GITLAW_MARKDOWN,
+    files=(),
+    partial=None,
+    has_endnotes=False,
+)
+C2026 = Compilation(
+    act="itaa1997",
+    title="ITAA 1997",
+    register_id="C2026C00122",
+    number=263,
+    compilation_date=date(2026, 4, 1),
+    amendments_up_to=ActRef(12, 2026),
+    amendments_up_to_text="Act No. 12, 2026",
+    format=SourceFormat.REGISTER_PDF_LAYOUT_TEXT,
+    files=(),
+    partial=None,
+    has_endnotes=True,
+)
+ORIGINAL = AmendingAct(
+    "itaa1997",
+    ActRef(38, 1997),
+    "ITAA 1997",
+    date(1997, 4, 27),
+    Commencement("1 July 1997", (date(1997, 7, 1),), True),
+    "f",
+    1,
+)
+
+
+def _act(number: int, year: int, *days: date, confident: bool = True) -> AmendingAct:
+    return AmendingAct(
+        "itaa1997",
+        ActRef(number, year),
+        f"Act {number} {year}",
+        days[0] if days else None,
+        Commencement("as written", tuple(days), confident),
+        "f",
+        1,
+    )
+
+
+def _entry(kind: AmendmentKind, number: int, year: int, provision: str = "328-110") -> AmendmentEntry:
+    return AmendmentEntry("itaa1997", f"s {provision}", provision, kind, ActRef(number, year), "f", 1)
+
+
+def _obs(compilation: Compilation, text: str, number: str = "328-110") -> Observation:
+    return Observation(
+        ParsedProvision("itaa1997", compilation.register_id, number, "Heading", (), text, (), "f", 1), compilation
+    )
+
+
+def _history(acts: list[AmendingAct], entries: list[AmendmentEntry]) -> ActHistory:
+    by: dict[str, tuple[AmendmentEntry, ...]] = {}
+    for e in entries:
+        assert e.provision is not None
+        by[e.provision] = (*by.get(e.provision, ()), e)
+    return ActHistory(ORIGINAL, {a.ref: a for a in acts}, by)
+
+
+SMALL_BUSINESS = _history(
+    [
+        _act(80, 2007, date(2007, 7, 1)),
+        _act(37, 2012, date(2012, 6, 29)),
+        _act(41, 2017, date(2016, 7, 1), date(2017, 5, 19)),
+        _act(92, 2020, date(2020, 10, 15)),
+        _act(40, 2023, date(2023, 6, 29)),
+    ],
+    [
+        _entry(AmendmentKind.ADDED, 80, 2007),
+        _entry(AmendmentKind.AMENDED, 37, 2012),
+        _entry(AmendmentKind.AMENDED, 41, 2017),
+        _entry(AmendmentKind.AMENDED, 92, 2020),
+        _entry(AmendmentKind.AMENDED, 40, 2023),
+    ],
+)
+
+
+def test_two_held_texts_with_amendments_between_leave_a_gap_naming_the_acts() -> None:
+    timeline = build_timeline(
+        "itaa1997",
+        "328-110",
+        [_obs(C2015, "less than $2 million"), _obs(C2026, "less than $10 million")],
+        [C2015, C2026],
+        SMALL_BUSINESS,
+        horizon=2027,
+    )
+    old, new = timeline.versions
+    assert old.valid_from == date(2012, 6, 29)
+    assert old.valid_to == date(2016, 7, 1)  # earliest commencement of Act 41, 2017
+    assert old.to_bound.acts == (ActRef(41, 2017),)
+    assert old.to_bound.method is BoundMethod.COMMENCEMENT_SHRUNK
+    assert new.valid_from == date(2023, 6, 29)
+    assert new.from_bound.acts == (ActRef(40, 2023),)
+    assert new.valid_to is None
+    assert old.income_years == (2012, 2013, 2014, 2015, 2016)
+    assert new.income_years == (2023, 2024, 2025, 2026, 2027)
+    gap = next(g for g in timeline.gaps if g.start == date(2016, 7, 1))
+    assert gap.end == date(2023, 6, 29)
+    assert gap.acts == (ActRef(41, 2017), ActRef(92, 2020), ActRef(40, 2023))
+    assert resolve(timeline, date(2015, 6, 30)).version == old
+    assert resolve(timeline, date(2026, 6, 30)).version == new
+    in_gap = resolve(timeline, date(2019, 1, 1))
+    assert in_gap.status is Status.GAP and "Act No. 92, 2020" in in_gap.message
+    # Added in 2007 and amended in 2012 before the earliest compilation: that text is not held.
+    assert resolve(timeline, date(2010, 1, 1)).status is Status.GAP
+    assert resolve(timeline, date(2006, 1, 1)).status is Status.NOT_YET_ENACTED
+
+
+def test_identical_text_is_one_version_seen_in_both_compilations() -> None:
+    history = _history([], [])
+    timeline = build_timeline(
+        "itaa1997",
+        "8-1",
+        [_obs(C2015, "You can deduct (see section 81)", "8-1"), _obs(C2026, "You can deduct (see section 8-1)", "8-1")],
+        [C2015, C2026],
+        history,
+        horizon=2027,
+    )
+    (version,) = timeline.versions
+    assert version.register_ids == ("C2015C00285", "C2026C00122")
+    assert version.authorised  # the authorised text is the canonical one
+    assert version.text.endswith("8-1)")
+    assert version.valid_from == date(1997, 7, 1)
+    assert version.from_bound.method is BoundMethod.ACT_COMMENCEMENT
+    assert version.valid_to is None
+
+
+def test_texts_that_differ_without_a_recorded_amendment_are_not_stretched() -> None:
+    timeline = build_timeline(
+        "itaa1997",
+        "8-1",
+        [_obs(C2015, "old words", "8-1"), _obs(C2026, "new words", "8-1")],
+        [C2015, C2026],
+        _history([], []),
+        horizon=2027,
+    )
+    old, new = timeline.versions
+    assert old.valid_to == date(2015, 6, 23)
+    assert new.valid_from == date(2026, 4, 1)
+    assert timeline.notes
+    assert resolve(timeline, date(2020, 1, 1)).status is Status.GAP
+
+
+def test_added_after_the_earliest_compilation_is_not_yet_enacted_before() -> None:
+    history = _history([_act(15, 2019, date(2019, 4, 1))], [_entry(AmendmentKind.ADDED, 15, 2019, "355-100")])
+    timeline = build_timeline(
+        "itaa1997", "355-100", [_obs(C2026, "new rule", "355-100")], [C2015, C2026], history, horizon=2027
+    )
+    (version,) = timeline.versions
+    assert version.valid_from == date(2019, 4, 1)
+    result = resolve(timeline, date(2015, 6, 30))
+    assert result.status is Status.NOT_YET_ENACTED
+    assert "Act No. 15, 2019" in result.message
+
+
+def test_unreadable_commencement_shrinks_both_sides() -> None:
+    history = _history(
+        [_act(5, 2018, date(2018, 1, 1), confident=False)],
+        [_entry(AmendmentKind.AMENDED, 5, 2018, "8-1")],
+    )
+    timeline = build_timeline(
+        "itaa1997", "8-1", [_obs(C2015, "old", "8-1"), _obs(C2026, "new", "8-1")], [C2015, C2026], history, 2027
+    )
+    old, new = timeline.versions
+    assert old.valid_to == date(2015, 6, 23)
+    assert new.valid_from == date(2026, 4, 1)
+    assert new.from_bound.method is BoundMethod.COMMENCEMENT_SHRUNK
+
+
+def test_repealed_provision_ends_at_the_repeal() -> None:
+    history = _history([_act(9, 2016, date(2016, 1, 1))], [_entry(AmendmentKind.REPEALED, 9, 2016, "40-5")])
+    timeline = build_timeline("itaa1997", "40-5", [_obs(C2015, "old", "40-5")], [C2015, C2026], history, 2027)
+    (version,) = timeline.versions
+    assert version.valid_to == date(2016, 1, 1)
+    assert resolve(timeline, date(2020, 1, 1)).status is Status.NOT_IN_FORCE
+
+
+def test_without_any_history_only_the_compilation_date_is_certain() -> None:
+    timeline = build_timeline(
+        "fbtaa1986",
+        "5",
+        [_obs(C2015, "text", "5")],
+        [C2015],
+        ActHistory(None, {}, {}),
+        horizon=2027,
+        current_since=date(2025, 7, 1),
+    )
+    (version,) = timeline.versions
+    assert (version.valid_from, version.valid_to) == (date(2015, 6, 22), date(2015, 6, 23))
+    assert version.income_years == (2015,)
+    assert resolve(timeline, date(2016, 1, 1)).status is Status.NOT_HELD
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.sampled_from(["a", "b", "c"]), min_size=1, max_size=4),
+    st.lists(
+        st.tuples(
+            st.integers(1, 60),
+            st.integers(2000, 2026),
+            st.dates(date(1999, 1, 1), date(2027, 12, 31)),
+            st.dates(date(1999, 1, 1), date(2027, 12, 31)),
+            st.booleans(),
+            st.sampled_from(list(AmendmentKind)),
+        ),
+        max_size=8,
+    ),
+)
+def test_versions_of_a_provision_never_overlap(
+    texts: list[str], amendments: list[tuple[int, int, date, date, bool, AmendmentKind]]
+) -> None:
+    compilations = [
+        Compilation(
+            "x",
+            "X",
+            f"C{2000 + 5 * i}",
+            i,
+            date(2005 + 5 * i, 6, 30),
+            ActRef(99, 2005 + 5 * i),
+            None,
+            SourceFormat.GITLAW_MARKDOWN,
+            (),
+            None,
+            False,
+        )
+        for i in range(len(texts))
+    ]
+    acts = [_act(n, y, d1, d2, confident=c) for n, y, d1, d2, c, _ in amendments]
+    entries = [_entry(kind, n, y, "1-1") for n, y, _, _, _, kind in amendments]
+    history = _history(acts, entries)
+    timeline = build_timeline(
+        "x", "1-1", [_obs(c, t, "1-1") for c, t in zip(compilations, texts, strict=True)], compilations, history, 2030
+    )
+    spans = sorted(
+        [(v.valid_from, v.valid_to or date.max) for v in timeline.versions if (v.valid_to or date.max) > v.valid_from]
+        + [(g.start, g.end) for g in timeline.gaps]
+    )
+    for (_, end), (start, _) in zip(spans, spans[1:], strict=False):
+        assert end <= start
+    for version in timeline.versions:
+        assert version.valid_to is None or version.valid_to >= version.valid_from
