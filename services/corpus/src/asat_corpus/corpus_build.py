@@ -13,7 +13,7 @@ import pickle
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -23,6 +23,7 @@ from asat_corpus.chunk import Chunk
 from asat_corpus.chunking import chunk_ruling, chunk_version
 from asat_corpus.endnotes import Endnotes
 from asat_corpus.generation import corpus_generation
+from asat_corpus.header_date import parse_header_date
 from asat_corpus.income_year import income_year_of, income_year_start
 from asat_corpus.index_payload import provision_payload, ruling_payload
 from asat_corpus.parse_report import CorpusFileError, ParseReport
@@ -103,6 +104,7 @@ class CorpusBuild:
 
 def _parse_compilation(compilation: Compilation, corpus_dir: Path) -> CompilationResult:
     report = ParseReport(source=compilation.register_id)
+    compilation = with_header_date(compilation, corpus_dir, report)
     parser = SECTION_PARSERS[compilation.format]
     try:
         provisions = tuple(parser(compilation, corpus_dir, report))
@@ -153,13 +155,7 @@ def date_provisions(results: tuple[CompilationResult, ...], horizon: int) -> dic
     observations: dict[tuple[str, str], list[Observation]] = defaultdict(list)
     for result in results:
         if result.compilation.compilation_date is None:
-            result.report.skip(
-                result.compilation.files[0] if result.compilation.files else result.compilation.register_id,
-                0,
-                "compilation has no compilation date in SOURCES.json: its text cannot be dated, so none is served",
-                result.compilation.register_id,
-            )
-            continue
+            continue  # reported by with_header_date: undated text is never served
         seen: set[str] = set()
         for provision in result.provisions:
             if provision.number in seen:
@@ -188,6 +184,23 @@ def horizon_for(sources: Sources) -> int:
     """
     dates = [c.compilation_date for c in sources.compilations if c.compilation_date is not None]
     return income_year_of(max(dates)) + 1
+
+
+def with_header_date(compilation: Compilation, corpus_dir: Path, report: ParseReport) -> Compilation:
+    """Fill a missing compilation date from the first file's own header, or report it."""
+    if compilation.compilation_date is not None or not compilation.files:
+        return compilation
+    first = compilation.files[0]
+    try:
+        head = (corpus_dir / first).read_text(encoding="utf-8", errors="replace")[:20000]
+    except OSError as error:
+        report.fail(CorpusFileError(first, 0, f"cannot read: {error}"))
+        return compilation
+    found = parse_header_date(head)
+    if found is None:
+        report.skip(first, 1, "no compilation date in SOURCES.json or the file header: its text cannot be dated", first)
+        return compilation
+    return replace(compilation, compilation_date=found[0])
 
 
 def build_corpus(
