@@ -1,0 +1,207 @@
+"""VectorIndex adapter for Qdrant Edge (``qdrant-edge-py``), in-process, one directory.
+
+Layout of ``directory``::
+
+    .asat-index.lock          exclusive fcntl lock, holds the owner's PID
+    <collection>/shard/       the Edge shard (segments, WAL)
+    <collection>/stamp.json   the IndexStamp (corpus generation, embedder identity, counts)
+
+The stamp lives in a sidecar file because an Edge shard has no collection metadata; it is
+written atomically (temporary file, then rename). The process that constructs the adapter owns
+the directory until :meth:`close`; a second one gets :class:`IndexLockedError`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import qdrant_edge as qe
+
+from asat_ingest.directory_lock import DirectoryLock
+from asat_ingest.edge_query import edge_hybrid_query
+from asat_ingest.index_errors import IndexMissingError, IndexSchemaError
+from asat_ingest.index_point import POINT_ID_KEY, IndexPoint, ScoredHit
+from asat_ingest.index_stamp import IndexStamp
+from asat_ingest.search_args import check_search_args
+from asat_ingest.sparse_vector import SparseVector
+from asat_ingest.vector_index import DEFAULT_COLLECTION, DENSE, INTEGER_FIELDS, KEYWORD_FIELDS, SPARSE
+
+STAMP_FILE = "stamp.json"
+SHARD_DIR = "shard"
+UPSERT_BATCH = 256
+_COLLECTION_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+
+
+def check_collection_name(collection: str) -> None:
+    if not _COLLECTION_NAME.match(collection):
+        raise IndexSchemaError(f"collection name {collection!r} is not allowed; use 1-64 letters, digits, '_' or '-'")
+
+
+class QdrantEdgeIndex:
+    """The default VectorIndex: a Qdrant Edge shard in ``directory/<collection>``."""
+
+    def __init__(self, directory: Path, collection: str = DEFAULT_COLLECTION, optimize_on_stamp: bool = True):
+        check_collection_name(collection)
+        self._directory = directory
+        self._lock = DirectoryLock(directory)
+        self._collection = collection
+        self._optimize_on_stamp = optimize_on_stamp
+        self._shard: qe.EdgeShard | None = None
+        self._stamp: IndexStamp | None = None
+
+    @property
+    def collection(self) -> str:
+        return self._collection
+
+    @property
+    def directory(self) -> Path:
+        return self._directory
+
+    def _collection_dir(self) -> Path:
+        return self._directory / self._collection
+
+    def _write_stamp(self, stamp: IndexStamp) -> None:
+        path = self._collection_dir() / STAMP_FILE
+        tmp = path.with_suffix(".json.tmp")
+        tmp.write_text(json.dumps(stamp.to_json(), indent=2, sort_keys=True) + "\n", encoding="utf-8")
+        os.replace(tmp, path)
+        self._stamp = stamp
+
+    def read_stamp(self) -> IndexStamp | None:
+        path = self._collection_dir() / STAMP_FILE
+        if not path.exists():
+            return None
+        return IndexStamp.from_json(json.loads(path.read_text(encoding="utf-8")))
+
+    def _require_open(self) -> tuple[qe.EdgeShard, IndexStamp]:
+        if not self._lock.held:
+            raise IndexSchemaError(f"the index at {self._directory} is closed; open a new QdrantEdgeIndex")
+        if self._shard is None or self._stamp is None:
+            stamp = self.read_stamp()
+            shard_dir = self._collection_dir() / SHARD_DIR
+            if stamp is None or not shard_dir.exists():
+                raise IndexMissingError(self._collection, str(self._directory))
+            self._shard = qe.EdgeShard.load(str(shard_dir))
+            self._stamp = stamp
+        return self._shard, self._stamp
+
+    def create(self, collection: str, dense_dim: int, corpus_generation: str, embedder_identity: str) -> None:
+        check_collection_name(collection)
+        if dense_dim < 1:
+            raise IndexSchemaError(f"dense_dim must be at least 1, got {dense_dim}")
+        if self._shard is not None:
+            self._shard.close()
+            self._shard = None
+        self._collection = collection
+        target = self._collection_dir()
+        if target.exists():
+            shutil.rmtree(target)
+        target.mkdir(parents=True)
+        config = qe.EdgeConfig(
+            vectors={DENSE: qe.EdgeVectorParams(size=dense_dim, distance=qe.Distance.Cosine)},
+            sparse_vectors={SPARSE: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
+        )
+        shard = qe.EdgeShard.create(str(target / SHARD_DIR), config)
+        for name in INTEGER_FIELDS:
+            shard.update(qe.UpdateOperation.create_field_index(name, qe.PayloadSchemaType.Integer))
+        for name in KEYWORD_FIELDS:
+            shard.update(qe.UpdateOperation.create_field_index(name, qe.PayloadSchemaType.Keyword))
+        self._shard = shard
+        self._write_stamp(
+            IndexStamp(
+                collection=collection,
+                corpus_generation=corpus_generation,
+                embedder_identity=embedder_identity,
+                dense_dim=dense_dim,
+                complete=False,
+                points=0,
+            )
+        )
+
+    def upsert(self, points: Iterable[IndexPoint]) -> int:
+        shard, stamp = self._require_open()
+        if stamp.complete:
+            self._write_stamp(replace(stamp, complete=False))
+        written = 0
+        batch: list[qe.Point] = []
+        for point in points:
+            if len(point.dense) != stamp.dense_dim:
+                raise IndexSchemaError(
+                    f"point {point.id!r} has a {len(point.dense)}-dimensional dense vector; the "
+                    f"collection {self._collection!r} holds {stamp.dense_dim}"
+                )
+            vector: dict[str, Any] = {DENSE: [float(x) for x in point.dense]}
+            if not point.sparse.is_empty:
+                vector[SPARSE] = qe.SparseVector(list(point.sparse.indices), list(point.sparse.values))
+            batch.append(qe.Point(point.uuid, vector, point.stored_payload()))
+            if len(batch) >= UPSERT_BATCH:
+                shard.update(qe.UpdateOperation.upsert_points(batch))
+                written += len(batch)
+                batch = []
+        if batch:
+            shard.update(qe.UpdateOperation.upsert_points(batch))
+            written += len(batch)
+        return written
+
+    def hybrid_search(
+        self,
+        dense: Sequence[float] | None,
+        sparse: SparseVector | None,
+        income_year: int,
+        limit: int,
+        prefetch_limit: int,
+        acts: Sequence[str] | None = None,
+        kinds: Sequence[str] | None = None,
+    ) -> list[ScoredHit]:
+        shard, stamp = self._require_open()
+        check_search_args(dense, sparse, income_year, limit, prefetch_limit, stamp.dense_dim)
+        request = edge_hybrid_query(dense, sparse, income_year, limit, prefetch_limit, acts, kinds)
+        hits: list[ScoredHit] = []
+        for scored in shard.query(request):
+            payload = dict(scored.payload or {})
+            point_id = str(payload.pop(POINT_ID_KEY, scored.id))
+            hits.append(ScoredHit(id=point_id, score=float(scored.score), payload=payload))
+        return hits
+
+    def count(self) -> int:
+        try:
+            shard, _ = self._require_open()
+        except IndexMissingError:
+            return 0
+        return int(shard.count(qe.CountRequest(exact=True)))
+
+    def _count_by_kind(self, shard: qe.EdgeShard) -> dict[str, int]:
+        facets = shard.facet(qe.FacetRequest(key="kind", limit=1000, exact=True))
+        return {str(hit.value): int(hit.count) for hit in facets.hits}
+
+    def stamp(self) -> IndexStamp:
+        shard, current = self._require_open()
+        shard.flush()
+        if self._optimize_on_stamp:
+            shard.optimize()
+        stamp = IndexStamp(
+            collection=current.collection,
+            corpus_generation=current.corpus_generation,
+            embedder_identity=current.embedder_identity,
+            dense_dim=current.dense_dim,
+            complete=True,
+            points=int(shard.count(qe.CountRequest(exact=True))),
+            by_kind=self._count_by_kind(shard),
+        )
+        self._write_stamp(stamp)
+        return stamp
+
+    def close(self) -> None:
+        if self._shard is not None:
+            self._shard.flush()
+            self._shard.close()
+            self._shard = None
+        self._stamp = None
+        self._lock.release()

@@ -1,0 +1,1 @@
+"""Contract test suites every adapter of a port runs (import them from the adapter's tests)."""

@@ -1,0 +1,77 @@
+"""The VectorIndex port: one collection of chunks with a dense and a sparse vector each.
+
+Every adapter (Qdrant Edge in-process, ``qdrant-client`` for a server) runs the same contract
+suite, :mod:`asat_ingest.testing.vector_index_contract`. The rules every adapter keeps:
+
+- named vectors ``dense`` (cosine) and ``sparse`` (IDF modifier); payload indexes on
+  ``income_years`` (integer) and ``act``, ``provision``, ``kind`` (keyword);
+- the income-year ``must`` filter (and the optional act/kind filters) sits on the dense
+  prefetch, on the sparse prefetch and on the fused query: a point outside the income year is
+  never scored, never ranked, never returned;
+- the two prefetch lists are fused with reciprocal rank fusion, k = 60.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Protocol
+
+from asat_ingest.index_point import IndexPoint, ScoredHit
+from asat_ingest.index_stamp import IndexStamp
+from asat_ingest.sparse_vector import SparseVector
+
+DEFAULT_COLLECTION = "asat"
+DENSE = "dense"
+SPARSE = "sparse"
+KEYWORD_FIELDS = ("act", "provision", "kind")
+INTEGER_FIELDS = ("income_years",)
+
+
+class VectorIndex(Protocol):
+    """A hybrid (dense + sparse) index with a hard income-year filter."""
+
+    @property
+    def collection(self) -> str:
+        """The collection this adapter reads and writes."""
+        ...
+
+    def create(self, collection: str, dense_dim: int, corpus_generation: str, embedder_identity: str) -> None:
+        """(Re)create ``collection`` empty, bind the adapter to it, and stamp it incomplete."""
+        ...
+
+    def upsert(self, points: Iterable[IndexPoint]) -> int:
+        """Insert or replace ``points``; returns how many were written."""
+        ...
+
+    def hybrid_search(
+        self,
+        dense: Sequence[float] | None,
+        sparse: SparseVector | None,
+        income_year: int,
+        limit: int,
+        prefetch_limit: int,
+        acts: Sequence[str] | None = None,
+        kinds: Sequence[str] | None = None,
+    ) -> list[ScoredHit]:
+        """Dense and sparse prefetch, each filtered, fused with RRF (k=60), filtered again.
+
+        ``dense`` or ``sparse`` may be None (or the sparse vector empty) to skip that prefetch;
+        at least one must be given.
+        """
+        ...
+
+    def stamp(self) -> IndexStamp:
+        """Mark the collection complete with its current counts; returns the stamp written."""
+        ...
+
+    def read_stamp(self) -> IndexStamp | None:
+        """The collection's stamp, or None when the collection does not exist."""
+        ...
+
+    def count(self) -> int:
+        """Number of points in the collection (0 when it does not exist)."""
+        ...
+
+    def close(self) -> None:
+        """Flush and release the index (and, for Edge, the directory lock)."""
+        ...

@@ -1,0 +1,105 @@
+"""Qdrant Edge adapter: the shared VectorIndex contract, the directory lock, the query shape."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+import qdrant_edge as qe
+from asat_ingest.edge_index import QdrantEdgeIndex
+from asat_ingest.edge_query import edge_hybrid_query
+from asat_ingest.index_errors import IndexLockedError, IndexSchemaError
+from asat_ingest.sparse_vector import SparseVector
+from asat_ingest.testing.vector_index_contract import VectorIndexContract
+from asat_ingest.vector_index import VectorIndex
+
+
+class TestQdrantEdgeIndex(VectorIndexContract):
+    def open_index(self, tmp_path: Path) -> VectorIndex:
+        return QdrantEdgeIndex(tmp_path / "edge", collection="contract")
+
+
+def test_a_second_process_gets_a_clear_error_naming_the_directory_and_holder(tmp_path: Path) -> None:
+    directory = tmp_path / "edge"
+    owner = QdrantEdgeIndex(directory)
+    try:
+        script = textwrap.dedent(
+            f"""
+            from pathlib import Path
+            from asat_ingest.edge_index import QdrantEdgeIndex
+            from asat_ingest.index_errors import IndexLockedError
+            try:
+                QdrantEdgeIndex(Path({str(directory)!r}))
+            except IndexLockedError as error:
+                print("LOCKED", error.holder_pid, error)
+            else:
+                print("OPENED")
+            """
+        )
+        result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.startswith("LOCKED")
+
+        assert f"process {os.getpid()}" in result.stdout
+        assert str(directory) in result.stdout
+    finally:
+        owner.close()
+
+
+def test_the_lock_is_released_on_close(tmp_path: Path) -> None:
+    first = QdrantEdgeIndex(tmp_path / "edge")
+    with pytest.raises(IndexLockedError):
+        QdrantEdgeIndex(tmp_path / "edge")
+    first.close()
+    second = QdrantEdgeIndex(tmp_path / "edge")
+    second.close()
+
+
+def test_the_lock_is_released_when_the_owner_dies(tmp_path: Path) -> None:
+    directory = tmp_path / "edge"
+    script = f"from pathlib import Path\nfrom asat_ingest.edge_index import QdrantEdgeIndex\nQdrantEdgeIndex(Path({str(directory)!r}))\nimport os; os._exit(0)\n"
+    subprocess.run([sys.executable, "-c", script], check=True, timeout=60)
+    QdrantEdgeIndex(directory).close()
+
+
+def test_a_closed_index_refuses_work(tmp_path: Path) -> None:
+    index = QdrantEdgeIndex(tmp_path / "edge")
+    index.create("c", 4, "g", "e")
+    index.close()
+    with pytest.raises(IndexSchemaError, match="closed"):
+        index.upsert([])
+
+
+def test_bad_collection_name(tmp_path: Path) -> None:
+    with pytest.raises(IndexSchemaError, match="collection name"):
+        QdrantEdgeIndex(tmp_path / "edge", collection="../escape")
+
+
+def _must_years(flt: qe.Filter | None) -> list[int]:
+    assert flt is not None and flt.must is not None
+    years = []
+    for condition in flt.must:
+        assert isinstance(condition, qe.FieldCondition)
+        if condition.key == "income_years":
+            assert isinstance(condition.match, qe.MatchValue)
+            years.append(condition.match.value)
+    return years
+
+
+def test_the_income_year_filter_is_on_every_prefetch_and_on_the_fused_query() -> None:
+    request = edge_hybrid_query([1.0, 0.0], SparseVector((3,), (1.0,)), 2020, 5, 50, ["ITAA1997"], None)
+    assert len(request.prefetches) == 2
+    for prefetch in request.prefetches:
+        assert _must_years(prefetch.filter) == [2020]
+        assert prefetch.limit == 50
+    assert _must_years(request.filter) == [2020]
+    assert request.limit == 5
+
+
+def test_an_empty_sparse_query_skips_the_sparse_prefetch() -> None:
+    request = edge_hybrid_query([1.0, 0.0], SparseVector((), ()), 2020, 5, 50, None, None)
+    assert len(request.prefetches) == 1
