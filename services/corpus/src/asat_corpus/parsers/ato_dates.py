@@ -1,0 +1,94 @@
+"""Dates as the ATO Legal database writes them (``29 May 1975``) and where they sit.
+
+Three places give a ruling's dates, in order of authority:
+
+* the sign-off block: a ``Commissioner of Taxation`` line (any case, optionally preceded by
+  ``Deputy``/``Second``) followed within two lines by a date;
+* a labelled element: ``Date of Issue:`` (Taxpayer Alerts, Practice Statements),
+  ``Date of publication:`` / ``Date of decision:`` (ATO IDs), the label on one line and the
+  date on the next (or on the same line);
+* the version history table at the end of the page (see :mod:`ato_history`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import date
+
+_MONTHS = {
+    name: index
+    for index, name in enumerate(
+        (
+            "january",
+            "february",
+            "march",
+            "april",
+            "may",
+            "june",
+            "july",
+            "august",
+            "september",
+            "october",
+            "november",
+            "december",
+        ),
+        start=1,
+    )
+}
+_DATE = re.compile(r"(\d{1,2})\s*(" + "|".join(_MONTHS) + r")\s+(\d{4})", re.IGNORECASE)
+_DATE_LINE = re.compile(r"^\s*" + _DATE.pattern + r"\s*\.?\s*$", re.IGNORECASE)
+_SIGN_OFF = re.compile(r"^\s*((deputy|second|first)\s+)?commissioner of taxation\s*$", re.IGNORECASE)
+SIGN_OFF_WINDOW = 2
+
+
+def parse_date(text: str) -> date | None:
+    """The first ``d Month yyyy`` in ``text``; ``None`` when there is none or it is impossible."""
+    match = _DATE.search(text)
+    if match is None:
+        return None
+    day, month, year = int(match.group(1)), _MONTHS[match.group(2).lower()], int(match.group(3))
+    try:
+        return date(year, month, day)
+    except ValueError:
+        return None
+
+
+def date_line(line: str) -> date | None:
+    """The date when ``line`` holds nothing but a date (a trailing full stop allowed)."""
+    return parse_date(line) if _DATE_LINE.match(line) else None
+
+
+def is_sign_off(line: str) -> bool:
+    return _SIGN_OFF.match(line) is not None
+
+
+def sign_off_dates(lines: Sequence[str]) -> list[tuple[int, date]]:
+    """Every ``(line index, date)`` of a Commissioner's sign-off, in document order."""
+    found: list[tuple[int, date]] = []
+    for index, line in enumerate(lines):
+        if not is_sign_off(line):
+            continue
+        for offset in range(1, SIGN_OFF_WINDOW + 1):
+            if index + offset < len(lines):
+                when = date_line(lines[index + offset])
+                if when is not None:
+                    found.append((index, when))
+                    break
+    return found
+
+
+def labelled_date(lines: Sequence[str], label: str) -> date | None:
+    """The date given by the first ``label`` element (e.g. ``Date of Issue:``), if any."""
+    wanted = label.lower()
+    for index, line in enumerate(lines):
+        if not line.lower().startswith(wanted):
+            continue
+        same_line = parse_date(line[len(label) :])
+        if same_line is not None:
+            return same_line
+        if index + 1 < len(lines):
+            following = date_line(lines[index + 1])
+            if following is not None:
+                return following
+    return None
