@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from datetime import date
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from asat_corpus.chunking import chunk_ruling, chunk_version
 from asat_corpus.provision import Bound, BoundMethod, ProvisionVersion, Subsection
 from asat_corpus.ruling import Ruling, RulingParagraph
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 
 def _version(text: str, subsections: tuple[Subsection, ...]) -> ProvisionVersion:

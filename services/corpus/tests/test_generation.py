@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import pytest
+
 from asat_corpus.generation import corpus_generation
 from asat_corpus.vector_config import VectorConfig, VectorConfigError, vector_config_from_env
 

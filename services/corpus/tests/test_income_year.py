@@ -2,9 +2,10 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
-from asat_corpus.income_year import income_year_end, income_year_of, income_year_start, income_years_overlapping
 from hypothesis import given
 from hypothesis import strategies as st
+
+from asat_corpus.income_year import income_year_end, income_year_of, income_year_start, income_years_overlapping
 
 
 def test_income_year_boundaries() -> None:

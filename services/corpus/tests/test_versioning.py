@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from datetime import date
 
 from hypothesis import given, settings
@@ -258,7 +259,7 @@ def test_versions_of_a_provision_never_overlap(
         [(v.valid_from, v.valid_to or date.max) for v in timeline.versions if (v.valid_to or date.max) > v.valid_from]
         + [(g.start, g.end) for g in timeline.gaps]
     )
-    for (_, end), (start, _) in zip(spans, spans[1:], strict=False):
+    for (_, end), (start, _) in itertools.pairwise(spans):
         assert end <= start
     for version in timeline.versions:
         assert version.valid_to is None or version.valid_to >= version.valid_from

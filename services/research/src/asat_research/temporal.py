@@ -1,0 +1,144 @@
+"""Resolving the income year a question is about (pure: ``today`` is injected).
+
+Precedence: an explicit ``income_year`` or ``as_of`` parameter wins (both given must agree);
+then a year stated in the question; then the income year containing ``today``.
+
+Understood in a question: ``FY2020``, ``FY 2020``, ``FY20``, ``2019-20``, ``2019/20``,
+``2019–20``, ``2019-2020``, ``income year 2020``, ``2020 income year``, ``year ended 30 June
+2020``, ``as at 1 July 2016`` / ``as of 2016-07-01`` / ``on 1 July 2016``. A question naming
+two different income years is ambiguous and refused with a message saying how to ask.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, datetime
+from enum import StrEnum
+
+from asat_corpus.income_year import MAX_INCOME_YEAR, MIN_INCOME_YEAR, income_year_end, income_year_of
+
+
+class TemporalError(ValueError):
+    """The request's date or income year is invalid or ambiguous; the message says how to fix it."""
+
+
+class ScopeSource(StrEnum):
+    PARAMETER = "parameter"
+    QUESTION = "question"
+    DEFAULT = "default (current income year)"
+
+
+@dataclass(frozen=True)
+class TemporalScope:
+    income_year: int
+    as_of: date | None  # a specific day, when one was given
+    source: ScopeSource
+    matched: str  # the words or parameter it came from
+
+    @property
+    def reference_day(self) -> date:
+        """The day to resolve a single provision on: the given day, else the year's last day."""
+        return self.as_of or date.fromordinal(income_year_end(self.income_year).toordinal() - 1)
+
+
+_MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec"
+_DAY_FIRST = rf"\d{{1,2}}\s+(?:{_MONTHS})\s+\d{{4}}"
+_ISO = r"\d{4}-\d{2}-\d{2}"
+
+_AS_AT = re.compile(rf"\b(?:as\s+at|as\s+of|on)\s+({_DAY_FIRST}|{_ISO})\b", re.IGNORECASE)
+_YEAR_ENDED = re.compile(rf"\byear\s+end(?:ed|ing)\s+(30\s+June\s+\d{{4}}|{_ISO})\b", re.IGNORECASE)
+_FY = re.compile(r"\bFY\s?(\d{4}|\d{2})\b", re.IGNORECASE)
+_SPAN = re.compile(r"\b((?:19|20)\d{2})\s*[-/\u2013\u2014]\s*(\d{4}|\d{2})\b")
+_INCOME_YEAR_AFTER = re.compile(r"\bincome\s+year\s+(\d{4})\b", re.IGNORECASE)
+_INCOME_YEAR_BEFORE = re.compile(r"\b(\d{4})\s+income\s+year\b", re.IGNORECASE)
+
+
+def _parse_day(text: str) -> date:
+    text = " ".join(text.split())
+    for fmt in ("%Y-%m-%d", "%d %B %Y", "%d %b %Y"):
+        try:
+            return datetime.strptime(text, fmt).date()
+        except ValueError:
+            continue
+    if re.fullmatch(r"\d{1,2} Sept \d{4}", text, re.IGNORECASE):
+        return datetime.strptime(text.replace("Sept", "Sep").replace("sept", "Sep"), "%d %b %Y").date()
+    raise TemporalError(f"{text!r} is not a date I can read: write it as 1 July 2016 or 2016-07-01")
+
+
+def _check_year(year: int, what: str) -> int:
+    if not MIN_INCOME_YEAR <= year <= MAX_INCOME_YEAR:
+        raise TemporalError(f"{what} {year} is outside {MIN_INCOME_YEAR}-{MAX_INCOME_YEAR}")
+    return year
+
+
+def _span_year(first: str, second: str) -> int | None:
+    start = int(first)
+    end = int(second) if len(second) == 4 else (start // 100) * 100 + int(second)
+    if len(second) == 2 and end < start:
+        end += 100
+    return end if end == start + 1 else None
+
+
+def _mentions(question: str) -> list[tuple[int, date | None, str]]:
+    found: list[tuple[int, date | None, str]] = []
+    consumed: list[tuple[int, int]] = []
+
+    def add(match: re.Match[str], year: int, day: date | None) -> None:
+        if any(s < match.end() and match.start() < e for s, e in consumed):
+            return
+        consumed.append((match.start(), match.end()))
+        found.append((year, day, match.group(0)))
+
+    for match in _AS_AT.finditer(question):
+        day = _parse_day(match.group(1))
+        add(match, income_year_of(day), day)
+    for match in _YEAR_ENDED.finditer(question):
+        day = _parse_day(match.group(1))
+        add(match, income_year_of(day), None)
+    for match in _FY.finditer(question):
+        raw = match.group(1)
+        add(match, int(raw) if len(raw) == 4 else 2000 + int(raw), None)
+    for match in _INCOME_YEAR_AFTER.finditer(question):
+        add(match, int(match.group(1)), None)
+    for match in _INCOME_YEAR_BEFORE.finditer(question):
+        add(match, int(match.group(1)), None)
+    for match in _SPAN.finditer(question):
+        year = _span_year(match.group(1), match.group(2))
+        if year is not None:
+            add(match, year, None)
+    return found
+
+
+def resolve_income_year(
+    question: str,
+    today: date,
+    income_year: int | None = None,
+    as_of: date | None = None,
+) -> TemporalScope:
+    """The income year (and day, if any) a question is about. Raises :class:`TemporalError`."""
+    if income_year is not None:
+        _check_year(income_year, "income_year")
+    if as_of is not None:
+        _check_year(income_year_of(as_of), "as_of falls in income year")
+        if income_year is not None and income_year_of(as_of) != income_year:
+            raise TemporalError(
+                f"as_of {as_of} is in income year {income_year_of(as_of)}, not income_year {income_year}: "
+                "give one of them, or make them agree"
+            )
+        return TemporalScope(income_year_of(as_of), as_of, ScopeSource.PARAMETER, f"as_of={as_of.isoformat()}")
+    if income_year is not None:
+        return TemporalScope(income_year, None, ScopeSource.PARAMETER, f"income_year={income_year}")
+    mentions = _mentions(question)
+    years = sorted({year for year, _, _ in mentions})
+    if len(years) > 1:
+        words = ", ".join(repr(text) for _, _, text in mentions)
+        raise TemporalError(
+            f"the question names more than one income year ({words}); ask about one year at a time, or set income_year"
+        )
+    if years:
+        year, day, text = mentions[0]
+        _check_year(year, "income year")
+        days = {d for _, d, _ in mentions if d is not None}
+        return TemporalScope(year, day if len(days) == 1 else None, ScopeSource.QUESTION, text)
+    return TemporalScope(income_year_of(today), None, ScopeSource.DEFAULT, f"today {today.isoformat()}")
