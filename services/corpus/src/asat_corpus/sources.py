@@ -79,8 +79,7 @@ def load_sources(corpus_dir: Path | None = None) -> Sources:
     manifest = root / "SOURCES.json"
     if not manifest.is_file():
         raise SourcesError(
-            f"{manifest} not found: set ASAT_CORPUS_DIR to the corpus directory "
-            "(the one holding SOURCES.json)"
+            f"{manifest} not found: set ASAT_CORPUS_DIR to the corpus directory (the one holding SOURCES.json)"
         )
     try:
         raw = json.loads(manifest.read_text(encoding="utf-8"))
