@@ -1,0 +1,303 @@
+"""Parser for the ``animus-pdf-markdown`` format: ITAA 1997 C2024C00046 converted from PDF.
+
+Page furniture (running heads, ``##### Section 70-1`` heads, page numbers, the compilation
+and "Authorised Version" footers, the asterisk footnote, ``-----`` page breaks) is dropped.
+Lines of one paragraph are wrapped (often each prefixed ``######``) and are joined; a block
+that starts in lower case continues the previous one across a page break. A heading-marked
+line that continues the heading above it is joined to that heading; one that starts in lower
+case after a blank line is body text. Numbers keep their hyphens in this conversion.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from pathlib import Path
+
+from asat_corpus.act import Compilation
+from asat_corpus.parse_report import CorpusFileError, ParseReport
+from asat_corpus.parsers.markdown_text import strip_emphasis, subsection_ranges
+from asat_corpus.provision import ParsedProvision
+
+__all__ = ["parse_animus_markdown", "parse_animus_markdown_text"]
+
+_MARKED = re.compile(r"^(#{1,6})\s*(.*?)\s*$")
+_LEVELS = r"(?:Chapter|Part|Division|Subdivision)"
+_FOOTER = (
+    re.compile(r"^-{3,}$"),
+    re.compile(r"^_{5,}$"),
+    re.compile(r"^\*\s*To find definitions of asterisked terms"),
+    re.compile(r"^Compilation No\. \d+ Compilation date"),
+    re.compile(r"^Authorised Version C\d{4}C\d{5} registered"),
+    re.compile(r"^(?:_?\d+_?\s+)?_[^_]+ Act \d{4}_(?:\s+_?\d+_?)?$"),
+    re.compile(r"^#{1,6}\s*Section\s+\d+[A-Z]*-\d+[A-Z]*$"),
+    re.compile(rf"^\*\*{_LEVELS}\s+[0-9A-Z-]+\*\*(?:\s.*)?$"),
+    re.compile(rf"^.*\s\*\*{_LEVELS}\s+[0-9A-Z-]+\*\*$"),
+    re.compile(rf"^\*\*{_LEVELS}\s+[0-9A-Z-]+\s[^*]+\*\*$"),
+)
+_PAGE_HEAD = re.compile(rf"^\S.*\s{_LEVELS}\s+\d+[A-Z]*(?:-\d+[A-Z]*)?$")
+_DASH = r"\s*[\u2014\u2013]\s*"
+_STRUCTURE = re.compile(rf"^({_LEVELS})\s+([0-9A-Z]+(?:-[0-9A-Z]+)?){_DASH}(.*)$")
+_SECTION = re.compile(r"^(\d+[A-Z]*-\d+[A-Z]*)\s+(\S.*)$")
+_TOC = re.compile(r"^Table of (?:sections|subdivisions)\b", re.IGNORECASE)
+_REPEALED = re.compile(r"^\(?Repealed\)?\.?$", re.IGNORECASE)
+_CONTINUATION = re.compile(r"^(?:[a-z]|\*\s*[a-z])")
+
+
+class _Kind(Enum):
+    STRUCTURE = "structure"
+    SECTION = "section"
+    TOC = "toc"
+    GROUP = "group"
+    BODY = "body"
+
+
+@dataclass(frozen=True)
+class _Event:
+    kind: _Kind
+    line: int
+    text: str
+    groups: tuple[str, ...] = ()
+
+
+@dataclass
+class _OpenSection:
+    number: str
+    heading: str
+    line: int
+    hierarchy: tuple[str, ...]
+    lines: list[str] = field(default_factory=list)
+
+
+def _is_footer(line: str) -> bool:
+    return any(pattern.match(line) for pattern in _FOOTER)
+
+
+def _content_lines(lines: Sequence[str]) -> list[tuple[int, str]]:
+    """(line number, text) with furniture replaced by blank lines."""
+    out: list[tuple[int, str]] = []
+    page_head = True  # the top of a page: running heads until the first other line
+    for index, raw in enumerate(lines):
+        line = raw.strip()
+        if line.startswith("-----"):
+            page_head = True
+            out.append((index + 1, ""))
+            continue
+        if not line:
+            out.append((index + 1, ""))
+            continue
+        if _is_footer(line) or (page_head and _PAGE_HEAD.match(line)):
+            out.append((index + 1, ""))
+            continue
+        page_head = False
+        out.append((index + 1, line))
+    return out
+
+
+def _heading_level(line: str) -> tuple[int, str]:
+    match = _MARKED.match(line)
+    if not match:
+        return 0, line
+    return len(match.group(1)), match.group(2)
+
+
+def _classify(line_no: int, text: str) -> _Event:
+    cleaned = strip_emphasis(text)
+    match = _STRUCTURE.match(cleaned)
+    if match:
+        return _Event(_Kind.STRUCTURE, line_no, cleaned, match.groups())
+    if _TOC.match(cleaned):
+        return _Event(_Kind.TOC, line_no, cleaned)
+    match = _SECTION.match(cleaned)
+    if match:
+        return _Event(_Kind.SECTION, line_no, cleaned, match.groups())
+    return _Event(_Kind.GROUP, line_no, cleaned)
+
+
+def _events(lines: Sequence[tuple[int, str]]) -> list[_Event]:
+    """Headings and body blocks, with wrapped lines and page-split paragraphs joined."""
+    events: list[_Event] = []
+    heading_parts: list[str] = []
+    heading_level = 0
+    heading_line = 0
+    body_parts: list[str] = []
+    body_line = 0
+    after_blank = True
+
+    def flush_heading() -> None:
+        nonlocal heading_level
+        if heading_parts:
+            events.append(_classify(heading_line, " ".join(heading_parts)))
+            heading_parts.clear()
+        heading_level = 0
+
+    def flush_body() -> None:
+        if not body_parts:
+            return
+        text = " ".join(body_parts)
+        body_parts.clear()
+        if events and events[-1].kind is _Kind.BODY and _CONTINUATION.match(text):
+            previous = events.pop()
+            events.append(_Event(_Kind.BODY, previous.line, f"{previous.text} {text}"))
+        else:
+            events.append(_Event(_Kind.BODY, body_line, text))
+
+    for line_no, line in lines:
+        if not line:
+            flush_heading()
+            flush_body()
+            after_blank = True
+            continue
+        level, text = _heading_level(line)
+        is_heading = 1 <= level <= 5 and bool(text)
+        if is_heading and heading_parts and level == heading_level:
+            heading_parts.append(text)  # a heading wrapped onto the next line
+        elif is_heading and not (after_blank and _CONTINUATION.match(text) and not heading_parts):
+            flush_heading()
+            flush_body()
+            heading_parts.append(text)
+            heading_level = level
+            heading_line = line_no
+        else:
+            flush_heading()
+            if not body_parts:
+                body_line = line_no
+            body_parts.append(text)
+        after_blank = False
+    flush_heading()
+    flush_body()
+    return events
+
+
+class _FileParser:
+    def __init__(self, rel_path: str, compilation: Compilation, report: ParseReport) -> None:
+        self.rel_path = rel_path
+        self.compilation = compilation
+        self.report = report
+        self.levels: dict[str, str] = {}
+        self.open: _OpenSection | None = None
+        self.in_toc = False
+        self.pending_group: str | None = None
+        self.out: list[ParsedProvision] = []
+        self.seen: set[str] = set()
+
+    def parse(self, events: Sequence[_Event]) -> list[ParsedProvision]:
+        for event in events:
+            if event.kind is _Kind.STRUCTURE:
+                self._close()
+                level, number, title = event.groups
+                order = ("Chapter", "Part", "Division", "Subdivision")
+                for lower in order[order.index(level) :]:
+                    self.levels.pop(lower, None)
+                self.levels[level] = f"{level} {number}\u2014{title}".rstrip("\u2014 ")
+                self.in_toc = False
+            elif event.kind is _Kind.TOC:
+                self._close()
+                self.in_toc = True
+            elif event.kind is _Kind.SECTION:
+                self._close()
+                number, heading = event.groups
+                hierarchy = tuple(
+                    self.levels[level]
+                    for level in ("Chapter", "Part", "Division", "Subdivision")
+                    if level in self.levels
+                )
+                self.open = _OpenSection(number, heading, event.line, hierarchy)
+                self.in_toc = False
+            elif event.kind is _Kind.GROUP:
+                if not self.in_toc:
+                    self.pending_group = event.text
+            elif not self.in_toc and self.open is not None:
+                if self.pending_group:
+                    self.open.lines.append(self.pending_group)
+                    self.pending_group = None
+                cleaned = strip_emphasis(event.text, spaced_defined_terms=True)
+                if cleaned:
+                    self.open.lines.append(cleaned)
+        self._close()
+        return self.out
+
+    def _close(self) -> None:
+        section, self.open = self.open, None
+        self.pending_group = None
+        if section is None:
+            return
+        text = "\n".join(section.lines)
+        excerpt = f"{section.number} {section.heading}"
+        if _REPEALED.match(text.strip()) or _REPEALED.match(section.heading):
+            self.report.skip(self.rel_path, section.line, "repealed section", excerpt)
+        elif not text.strip():
+            self.report.skip(self.rel_path, section.line, "empty section (no body)", excerpt)
+        elif section.number in self.seen:
+            self.report.skip(self.rel_path, section.line, "duplicate section number", excerpt)
+        else:
+            self.seen.add(section.number)
+            self.out.append(
+                ParsedProvision(
+                    act=self.compilation.act,
+                    register_id=self.compilation.register_id,
+                    number=section.number,
+                    heading=section.heading,
+                    hierarchy=section.hierarchy,
+                    text=text,
+                    subsections=subsection_ranges(text),
+                    source_file=self.rel_path,
+                    source_line=section.line,
+                )
+            )
+
+
+def _parse_file(text: str, rel_path: str, compilation: Compilation, report: ParseReport) -> list[ParsedProvision]:
+    nul = text.find("\x00")
+    if nul >= 0:
+        line = text.count("\n", 0, nul) + 1
+        raise CorpusFileError(rel_path, line, "NUL byte: not a text file; re-export it as UTF-8")
+    lines = text.splitlines()
+    events = _events(_content_lines(lines))
+    if not any(event.kind is _Kind.SECTION for event in events):
+        raise CorpusFileError(
+            rel_path,
+            len(lines),
+            "no section heading ('##### 8-1  Title') found: empty or truncated conversion",
+        )
+    return _FileParser(rel_path, compilation, report).parse(events)
+
+
+def parse_animus_markdown_text(
+    text: str, rel_path: str, compilation: Compilation, report: ParseReport
+) -> list[ParsedProvision]:
+    """Parse one animus Markdown volume; raises ``CorpusFileError`` if it holds no section."""
+    provisions = _parse_file(text, rel_path, compilation, report)
+    report.items_parsed += len(provisions)
+    return provisions
+
+
+def parse_animus_markdown(compilation: Compilation, corpus_dir: Path, report: ParseReport) -> list[ParsedProvision]:
+    """Parse every volume of an animus compilation; a malformed volume is reported, skipped."""
+    out: list[ParsedProvision] = []
+    seen: set[str] = set()
+    for rel_path in compilation.files:
+        try:
+            text = (corpus_dir / rel_path).read_text(encoding="utf-8")
+            parsed = _parse_file(text, rel_path, compilation, report)
+        except CorpusFileError as err:
+            report.fail(err)
+            continue
+        except (OSError, UnicodeDecodeError) as exc:
+            report.fail(CorpusFileError(rel_path, 0, f"cannot read the file: {exc}"))
+            continue
+        for provision in parsed:
+            if provision.number in seen:
+                report.skip(
+                    rel_path,
+                    provision.source_line,
+                    "duplicate section number in the compilation",
+                    f"{provision.number} {provision.heading}",
+                )
+                continue
+            seen.add(provision.number)
+            out.append(provision)
+    report.items_parsed += len(out)
+    return out
