@@ -1,0 +1,48 @@
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+import pytest
+
+from asat_research.audit.record import AuditCitation, ReadingListItem, StageLatency
+
+
+def test_a_sample_record_is_valid(make_record: Any) -> None:
+    assert make_record(1).decision == "answered"
+    assert make_record(3).decision == "abstained"
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"question": "nul \x00 here"}, "NUL"),
+        ({"question": "lone \ud800 surrogate"}, "surrogate"),
+        ({"request_id": ""}, "request_id must not be empty"),
+        ({"decision": ""}, "decision must not be empty"),
+        ({"income_year": 0}, "income_year"),
+        ({"seed": 2**63}, "64-bit"),
+        ({"as_of": datetime(2020, 1, 1)}, "not a datetime"),
+        ({"reasons": ["a list"]}, "tuple"),
+        ({"citations": []}, "tuple"),
+    ],
+)
+def test_invalid_records_are_refused_with_the_field_named(make_record: Any, changes: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        make_record(**changes)
+
+
+@pytest.mark.parametrize("ms", [-1.0, float("nan"), float("inf"), True, "3"])
+def test_latency_must_be_finite_non_negative_number(ms: Any) -> None:
+    with pytest.raises(ValueError, match="latency"):
+        StageLatency("retrieve", ms)
+
+
+def test_citation_range_must_be_ordered() -> None:
+    with pytest.raises(ValueError, match="start <= end"):
+        AuditCitation("v1", (), "quote", 10, 5)
+
+
+def test_reading_item_needs_a_version_id() -> None:
+    with pytest.raises(ValueError, match="version_id must not be empty"):
+        ReadingListItem("", (), "label")
