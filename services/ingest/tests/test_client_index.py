@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from qdrant_client import models
+
 from asat_ingest.client_index import QdrantClientIndex
 from asat_ingest.client_query import client_filter, client_hybrid_prefetches, client_rrf_query
 from asat_ingest.rrf import RRF_K
 from asat_ingest.sparse_vector import SparseVector
 from asat_ingest.testing.vector_index_contract import VectorIndexContract
 from asat_ingest.vector_index import VectorIndex
-from qdrant_client import models
 
 
 class TestQdrantClientIndex(VectorIndexContract):

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 import qdrant_edge as qe
+
 from asat_ingest.edge_index import QdrantEdgeIndex
 from asat_ingest.edge_query import edge_hybrid_query
 from asat_ingest.index_errors import IndexLockedError, IndexSchemaError

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from asat_corpus.income_year import MAX_INCOME_YEAR, MIN_INCOME_YEAR
-
 from asat_ingest.sparse_vector import SparseVector
 
 # Fixed namespace: the same point id maps to the same Qdrant UUID in every index, forever.

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from asat_corpus.income_year import MAX_INCOME_YEAR, MIN_INCOME_YEAR
-
 from asat_ingest.index_errors import IndexSchemaError
 from asat_ingest.sparse_vector import SparseVector
 
