@@ -1,0 +1,128 @@
+"""The abstention gate: a pure function over evidence, decided outside any model.
+
+It answers only when every rule below passes, and otherwise abstains with every reason that
+applies (the first is the decision):
+
+1. No citation outside the income year (checked again here; retrieval filters already).
+2. The best retrieved provision is not one whose text for the year is not held (a gap).
+3. The reranker's best score reaches ``min_score`` on its own calibrated scale.
+4. At least one claim verified (integrity and groundedness), and only verified claims are
+   shown; claims that failed are dropped and counted.
+5. At least ``min_sources`` independent sources (distinct provisions or rulings) support the
+   verified claims.
+6. No provision cited has two different versions in force in the income year unless the
+   question gave a day that picks one (a mid-year amendment is shown, not silently chosen).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+class Decision(StrEnum):
+    ANSWER = "answer"
+    ABSTAIN_TEMPORAL_VIOLATION = "abstain_temporal_violation"
+    ABSTAIN_TEXT_NOT_HELD = "abstain_text_not_held"
+    ABSTAIN_NOTHING_RETRIEVED = "abstain_nothing_retrieved"
+    ABSTAIN_LOW_RELEVANCE = "abstain_low_relevance"
+    ABSTAIN_NO_VERIFIED_CLAIM = "abstain_no_verified_claim"
+    ABSTAIN_INSUFFICIENT_SOURCES = "abstain_insufficient_sources"
+    ABSTAIN_VERSION_CONFLICT = "abstain_version_conflict"
+
+
+@dataclass(frozen=True)
+class GateConfig:
+    min_score: float
+    min_sources: int = 1
+    scale: str = "cosine"
+
+
+@dataclass(frozen=True)
+class VersionSpread:
+    """A cited provision and the distinct versions of it in force during the income year."""
+
+    provision: str  # "itaa1997 s 328-110"
+    version_ids: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class GateEvidence:
+    income_year: int
+    day_given: bool
+    top_score: float | None
+    gap_ahead: str | None  # a not-held provision ranked above every held one: its description
+    verified_claims: int
+    failed_claims: int
+    supporting_sources: tuple[str, ...]  # distinct provision/ruling keys behind verified claims
+    out_of_period_citations: tuple[str, ...]
+    version_spreads: tuple[VersionSpread, ...] = field(default=())
+
+
+@dataclass(frozen=True)
+class GateResult:
+    decision: Decision
+    reasons: tuple[str, ...]
+    failed_rules: tuple[Decision, ...]
+
+    @property
+    def answered(self) -> bool:
+        return self.decision is Decision.ANSWER
+
+
+def decide(evidence: GateEvidence, config: GateConfig) -> GateResult:
+    failed: list[tuple[Decision, str]] = []
+    if evidence.out_of_period_citations:
+        failed.append(
+            (
+                Decision.ABSTAIN_TEMPORAL_VIOLATION,
+                f"cited text not in force in income year {evidence.income_year}: "
+                + ", ".join(evidence.out_of_period_citations),
+            )
+        )
+    if evidence.gap_ahead is not None:
+        failed.append((Decision.ABSTAIN_TEXT_NOT_HELD, evidence.gap_ahead))
+    if evidence.top_score is None:
+        failed.append(
+            (
+                Decision.ABSTAIN_NOTHING_RETRIEVED,
+                f"nothing in the corpus is in force for income year {evidence.income_year}",
+            )
+        )
+    elif evidence.top_score < config.min_score:
+        failed.append(
+            (
+                Decision.ABSTAIN_LOW_RELEVANCE,
+                f"the best passage scored {evidence.top_score:.3f} on the {config.scale} scale, below the "
+                f"threshold {config.min_score:.3f}: the corpus does not appear to address this question",
+            )
+        )
+    if evidence.verified_claims == 0:
+        failed.append(
+            (
+                Decision.ABSTAIN_NO_VERIFIED_CLAIM,
+                "no claim could be verified against its quoted source"
+                + (f" ({evidence.failed_claims} failed verification)" if evidence.failed_claims else ""),
+            )
+        )
+    elif len(evidence.supporting_sources) < config.min_sources:
+        failed.append(
+            (
+                Decision.ABSTAIN_INSUFFICIENT_SOURCES,
+                f"{len(evidence.supporting_sources)} independent source(s) support the answer; "
+                f"{config.min_sources} required",
+            )
+        )
+    if not evidence.day_given:
+        for spread in evidence.version_spreads:
+            if len(spread.version_ids) > 1:
+                failed.append(
+                    (
+                        Decision.ABSTAIN_VERSION_CONFLICT,
+                        f"{spread.provision} changed during income year {evidence.income_year} "
+                        f"({', '.join(spread.version_ids)}); ask as at a date to pick one",
+                    )
+                )
+    if not failed:
+        return GateResult(Decision.ANSWER, (), ())
+    return GateResult(failed[0][0], tuple(r for _, r in failed), tuple(d for d, _ in failed))

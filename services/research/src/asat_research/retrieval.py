@@ -1,0 +1,38 @@
+"""The retrieval port: a hybrid search behind a hard income-year filter, as research sees it.
+
+The index is owned by the ingest service (one process owns a Qdrant Edge directory); research
+asks it over HTTP. The filter is applied inside the vector store on every prefetch and on the
+fused query, so a hit outside the income year cannot come back; research checks every hit's
+``income_years`` again anyway and treats a violation as an error, never as data.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+
+class RetrievalUnavailable(Exception):
+    """The index cannot be queried (down, missing or stale); the message names what to run."""
+
+
+@dataclass(frozen=True)
+class Hit:
+    chunk_id: str
+    source_id: str  # provision version id or ruling id
+    score: float  # fused (RRF) score
+    dense_score: float  # cosine between the query and the chunk embedding
+    payload: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    hits: tuple[Hit, ...]
+    corpus_generation: str
+    embedder: str
+
+
+class Retriever(Protocol):
+    def search(self, query: str, income_year: int, limit: int, acts: tuple[str, ...] | None = None) -> SearchResult: ...
+
+    def index_generation(self) -> str: ...

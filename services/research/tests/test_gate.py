@@ -1,0 +1,73 @@
+from __future__ import annotations
+
+from dataclasses import replace
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from asat_research.gate import Decision, GateConfig, GateEvidence, VersionSpread, decide
+
+CONFIG = GateConfig(min_score=0.4)
+GOOD = GateEvidence(
+    income_year=2015,
+    day_given=False,
+    top_score=0.7,
+    gap_ahead=None,
+    verified_claims=2,
+    failed_claims=0,
+    supporting_sources=("itaa1997 s 328-110",),
+    out_of_period_citations=(),
+)
+
+
+def test_answers_when_every_rule_passes() -> None:
+    result = decide(GOOD, CONFIG)
+    assert result.decision is Decision.ANSWER and result.reasons == ()
+
+
+def test_each_rule_abstains_with_its_reason() -> None:
+    cases = {
+        Decision.ABSTAIN_TEMPORAL_VIOLATION: replace(GOOD, out_of_period_citations=("itaa1997:328-110@C2026C00122",)),
+        Decision.ABSTAIN_TEXT_NOT_HELD: replace(GOOD, gap_ahead="itaa1997 s 328-110: text not held for FY2019"),
+        Decision.ABSTAIN_NOTHING_RETRIEVED: replace(GOOD, top_score=None),
+        Decision.ABSTAIN_LOW_RELEVANCE: replace(GOOD, top_score=0.39),
+        Decision.ABSTAIN_NO_VERIFIED_CLAIM: replace(GOOD, verified_claims=0, failed_claims=3),
+        Decision.ABSTAIN_INSUFFICIENT_SOURCES: replace(GOOD, supporting_sources=()),
+        Decision.ABSTAIN_VERSION_CONFLICT: replace(
+            GOOD, version_spreads=(VersionSpread("itaa1997 s 328-110", ("a", "b")),)
+        ),
+    }
+    for expected, evidence in cases.items():
+        result = decide(evidence, CONFIG)
+        assert result.decision is expected, expected
+        assert result.reasons and all(result.reasons)
+
+
+def test_a_given_day_settles_a_mid_year_change() -> None:
+    evidence = replace(GOOD, day_given=True, version_spreads=(VersionSpread("x", ("a", "b")),))
+    assert decide(evidence, CONFIG).answered
+
+
+@given(
+    st.floats(0, 1),
+    st.integers(0, 5),
+    st.integers(0, 5),
+    st.lists(st.text(min_size=1), max_size=3),
+    st.booleans(),
+    st.booleans(),
+)
+def test_never_answers_without_a_verified_claim_or_with_a_temporal_violation(
+    score: float, verified: int, failed: int, sources: list[str], gap: bool, violation: bool
+) -> None:
+    evidence = replace(
+        GOOD,
+        top_score=score,
+        verified_claims=verified,
+        failed_claims=failed,
+        supporting_sources=tuple(sources),
+        gap_ahead="gap" if gap else None,
+        out_of_period_citations=("x",) if violation else (),
+    )
+    result = decide(evidence, CONFIG)
+    if result.answered:
+        assert verified > 0 and not gap and not violation and score >= CONFIG.min_score and sources
