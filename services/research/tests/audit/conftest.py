@@ -24,9 +24,7 @@ def sample_record(n: int = 0, **changes: Any) -> AuditRecord:
         income_year=2020,
         decision="answered" if n % 3 else "abstained",
         reasons=("two independent sources", "all quotes verified") if n % 3 else ("versions disagree",),
-        citations=(
-            AuditCitation("ITAA1997/8-1@2019-07-01", ("C2019C00123",), quote, 120, 120 + len(quote)),
-        ),
+        citations=(AuditCitation("ITAA1997/8-1@2019-07-01", ("C2019C00123",), quote, 120, 120 + len(quote)),),
         verified_quotes=(AuditCitation("TR 93/30#p12", (), "home office expenses are deductible", 40, 75),),
         reading_list=(ReadingListItem("ITAA1997/8-1@2019-07-01", ("C2019C00123",), "ITAA 1997 s 8-1"),),
         provider="extractive",

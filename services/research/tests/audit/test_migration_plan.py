@@ -46,7 +46,10 @@ def test_a_fresh_database_gets_every_migration() -> None:
 def test_only_the_missing_migrations_are_planned() -> None:
     first, second = parse_migrations(FILES)
     assert plan_migrations([first, second], [_applied(1, "first", first.checksum)]) == (second,)
-    assert plan_migrations([first, second], [_applied(1, "first", first.checksum), _applied(2, "more", second.checksum)]) == ()
+    assert (
+        plan_migrations([first, second], [_applied(1, "first", first.checksum), _applied(2, "more", second.checksum)])
+        == ()
+    )
 
 
 def test_a_changed_applied_migration_is_refused() -> None:

@@ -27,7 +27,9 @@ def test_a_sample_record_is_valid(make_record: Any) -> None:
         ({"citations": []}, "tuple"),
     ],
 )
-def test_invalid_records_are_refused_with_the_field_named(make_record: Any, changes: dict[str, Any], message: str) -> None:
+def test_invalid_records_are_refused_with_the_field_named(
+    make_record: Any, changes: dict[str, Any], message: str
+) -> None:
     with pytest.raises(ValueError, match=message):
         make_record(**changes)
 
