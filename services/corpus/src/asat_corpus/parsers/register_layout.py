@@ -32,6 +32,8 @@ _TABLE_OF = re.compile(r"^Table of (sections|Subdivisions|Divisions|Parts|Chapte
 _GROUP = re.compile(r"^(Guide to |Operative provisions?\s*$|Application provisions?\s*$)")
 _REPEALED = re.compile(r"^\(?Repealed\b.*\)?\.?$", re.IGNORECASE)
 _HEADING_WRAP_MAX_INDENT = 12
+_SECTION_WRAP_MIN = 40  # section headings wrap near 60 characters; a shorter one is complete
+_LEVEL_WRAP_MIN = 25  # Chapter/Part/Division headings are set larger and wrap earlier
 _SCHEDULE_PREFIXED_ACTS = frozenset({"taa1953"})
 _NUMBER_PART = re.compile(r"\d+")
 
@@ -73,11 +75,14 @@ def _is_heading_wrap(line: BodyLine) -> bool:
     )
 
 
-def _heading_with_wraps(lines: Sequence[BodyLine], index: int) -> tuple[str, int]:
-    """The heading at ``lines[index]`` joined with its wrapped lines; and the next index."""
+def _heading_with_wraps(lines: Sequence[BodyLine], index: int, min_wrap: int) -> tuple[str, int]:
+    """The heading at ``lines[index]`` joined with its wrapped lines; and the next index.
+
+    A heading only wraps when its line is at least ``min_wrap`` characters long.
+    """
     parts = [lines[index].text.strip()]
     index += 1
-    while index < len(lines) and _is_heading_wrap(lines[index]):
+    while index < len(lines) and len(parts[-1]) >= min_wrap and _is_heading_wrap(lines[index]):
         parts.append(lines[index].text.strip())
         index += 1
     return " ".join(" ".join(parts).split()), index
@@ -159,7 +164,7 @@ def _sections(text: str, rel_path: str, compilation: Compilation, report: ParseR
             closed = _close(state, compilation, rel_path, report)
             if closed is not None:
                 yield closed
-            heading, index = _heading_with_wraps(lines, index)
+            heading, index = _heading_with_wraps(lines, index, _LEVEL_WRAP_MIN)
             state.set_level(level.group(1), heading)
             state.in_table_of = False
             if level.group(1) == "Schedule":
@@ -170,7 +175,7 @@ def _sections(text: str, rel_path: str, compilation: Compilation, report: ParseR
             closed = _close(state, compilation, rel_path, report)
             if closed is not None:
                 yield closed
-            heading, index = _heading_with_wraps(lines, index)
+            heading, index = _heading_with_wraps(lines, index, _SECTION_WRAP_MIN)
             number = section.group(1)
             state.last_key = number_key(number)
             state.current = _Open(

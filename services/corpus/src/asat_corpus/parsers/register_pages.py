@@ -150,6 +150,8 @@ def body_lines(text: str, rel_path: str) -> list[BodyLine]:
         kept = [(n, t) for n, t in kept if not is_furniture(t)]
         while kept and not kept[-1][1].strip():
             kept.pop()
+        while kept and not kept[0][1].strip():
+            kept.pop(0)
         for i, (n, t) in enumerate(kept):
             out.append(BodyLine(n, t, page_start=i == 0))
     return out
