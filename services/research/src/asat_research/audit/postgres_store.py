@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from datetime import datetime
-from typing import Any, LiteralString
+from typing import Any, LiteralString, Self
 
 import psycopg
 from psycopg.rows import DictRow, dict_row
@@ -59,7 +59,7 @@ class PostgresAuditLog:
                 self._conn.close()
                 self._conn = None
 
-    def __enter__(self) -> PostgresAuditLog:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
