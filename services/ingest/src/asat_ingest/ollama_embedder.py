@@ -1,0 +1,66 @@
+"""Embeddings from an Ollama server: ``POST {base_url}/api/embed``.
+
+Request ``{"model": ..., "input": [texts], "truncate": true}``; reply
+``{"model": ..., "embeddings": [[...], ...]}`` in input order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import httpx
+
+from asat_ingest.embedder import EmbedderError
+from asat_ingest.http_embedding import check_vector, post_json
+
+DEFAULT_OLLAMA_URL = "http://127.0.0.1:11434"
+DEFAULT_HTTP_BATCH = 32
+
+
+class OllamaEmbedder:
+    def __init__(
+        self,
+        model: str,
+        dim: int,
+        base_url: str = DEFAULT_OLLAMA_URL,
+        batch_size: int = DEFAULT_HTTP_BATCH,
+        revision: str = "",
+        timeout_s: float = 120.0,
+        transport: httpx.BaseTransport | None = None,
+    ) -> None:
+        if dim < 1 or batch_size < 1:
+            raise EmbedderError(f"dim ({dim}) and batch_size ({batch_size}) must be at least 1")
+        if not model:
+            raise EmbedderError("an Ollama embedder needs a model name, e.g. nomic-embed-text")
+        self._url = base_url.rstrip("/") + "/api/embed"
+        self._model = model
+        self._dim = dim
+        self._batch_size = batch_size
+        self._revision = revision
+        self._client = httpx.Client(timeout=timeout_s, transport=transport)
+
+    @property
+    def identity(self) -> str:
+        return f"ollama|{self._url}|model={self._model}|revision={self._revision}|dim={self._dim}"
+
+    @property
+    def dim(self) -> int:
+        return self._dim
+
+    def _embed_batch(self, texts: Sequence[str]) -> list[list[float]]:
+        what = f"the Ollama embed endpoint (model {self._model})"
+        reply = post_json(self._client, self._url, {"model": self._model, "input": list(texts), "truncate": True}, what)
+        embeddings = reply.get("embeddings") if isinstance(reply, dict) else None
+        if not isinstance(embeddings, list) or len(embeddings) != len(texts):
+            count = len(embeddings) if isinstance(embeddings, list) else "no"
+            raise EmbedderError(f"{what} returned {count} embeddings for {len(texts)} inputs")
+        return [check_vector(vector, self._dim, what) for vector in embeddings]
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        vectors: list[list[float]] = []
+        for start in range(0, len(texts), self._batch_size):
+            vectors.extend(self._embed_batch(texts[start : start + self._batch_size]))
+        return vectors
+
+    def close(self) -> None:
+        self._client.close()
