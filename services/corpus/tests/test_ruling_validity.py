@@ -26,3 +26,8 @@ def test_withdrawn_ruling_is_not_reachable_after_withdrawal() -> None:
     v = ruling_validity(_ruling("withdrawn", date(2020, 3, 4), date(2022, 8, 1)), 2027)
     assert v.income_years == (2020, 2021, 2022, 2023)
     assert ruling_validity(_ruling("withdrawn", date(2020, 3, 4), None), 2027).income_years == (2020,)
+
+
+def test_a_ruling_that_cannot_be_placed_is_not_reachable() -> None:
+    ruling = Ruling("IT 2167", "IT", 0, "2167", "t", "current", None, None, "x", (), "f")
+    assert ruling_validity(ruling, 2027).income_years == ()

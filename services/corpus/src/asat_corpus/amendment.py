@@ -15,8 +15,9 @@ class Commencement:
 
     ``dates`` holds every commencement date found in the text (an Act often commences in
     parts on different days). ``confident`` is False when any part of the text could not be
-    read as a date (for example "Sch 1: never commenced", "a single day to be fixed by
-    Proclamation") so callers must shrink intervals rather than widen them.
+    read as a date (for example "a single day to be fixed by Proclamation"), so callers must
+    shrink intervals rather than widen them. Parts that never commenced or were repealed before
+    commencing changed nothing and are not a cause of doubt.
     """
 
     text: str

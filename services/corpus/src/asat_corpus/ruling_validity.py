@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from asat_corpus.income_year import income_years_overlapping
+from asat_corpus.income_year import MIN_INCOME_YEAR, income_years_overlapping
 from asat_corpus.ruling import Ruling
 
 
@@ -27,6 +27,10 @@ class RulingValidity:
 def ruling_validity(ruling: Ruling, horizon: int) -> RulingValidity:
     if ruling.issue_date is not None:
         start, basis = ruling.issue_date, "issue date"
+    elif ruling.year < MIN_INCOME_YEAR:
+        # Neither an issue date nor a year in the citation: it cannot be placed, so it is not served.
+        never = date(MIN_INCOME_YEAR, 1, 1)
+        return RulingValidity(never, never, "issue date and year not known: not reachable", ())
     else:
         start, basis = date(ruling.year, 12, 31), f"issue date not held: last day of {ruling.year}"
     end = ruling.withdrawn_date

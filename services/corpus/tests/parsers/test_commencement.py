@@ -64,10 +64,14 @@ def test_date_wrapped_over_lines_parses_once_joined() -> None:
     assert result.confident
 
 
-def test_never_commenced_and_proclamation_parts_are_not_confident() -> None:
+def test_parts_that_never_took_effect_add_no_doubt_but_proclamation_does() -> None:
     never = parse_commencement("Sch 1: 1 July 2010 (s 2(1)) Sch 2 (item 27): never commenced (s 2(1) item 5)", None)
     assert never.dates == (date(2010, 7, 1),)
-    assert not never.confident
+    assert never.confident
+    repealed = parse_commencement("Sch 1: 1 July 2010 Sch 2 (item 2): repealed before commencing (s 2(1))", None)
+    assert repealed.dates == (date(2010, 7, 1),) and repealed.confident
+    only_never = parse_commencement("Sch 2: never commenced", None)
+    assert only_never.dates == () and not only_never.confident
     proclaimed = parse_commencement("Sch 1: a day to be fixed by Proclamation", None)
     assert proclaimed.dates == ()
     assert not proclaimed.confident
@@ -113,7 +117,7 @@ def test_date_wrapped_anywhere_parses_back(day: date, form: int) -> None:
 
 
 _UNREADABLE = st.one_of(
-    st.sampled_from(["never commenced", "to be proclaimed", "a day fixed by Proclamation", "awaiting commencement"]),
+    st.sampled_from(["to be proclaimed", "a day fixed by Proclamation", "awaiting commencement"]),
     st.text(alphabet="qwxzjk", min_size=3, max_size=8),
 )
 

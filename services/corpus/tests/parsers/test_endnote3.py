@@ -56,7 +56,7 @@ def test_enterprise_tax_plan_row() -> None:
     assert row.title == "Treasury Laws Amendment (Enterprise Tax Plan) Act 2017"
     assert row.assent == date(2017, 5, 19)
     assert {date(2016, 7, 1), date(2017, 5, 19)} <= set(row.commencement.dates)
-    assert not row.commencement.confident  # one part was repealed before commencing
+    assert row.commencement.confident  # the part repealed before commencing changed nothing
 
 
 def test_join_wrapped_keeps_ranges_and_words() -> None:

@@ -9,9 +9,9 @@ after Royal Assent`` to the day after it.
 Confidence. ``confident`` is False when the text is empty, states no date, or has any part that
 is not a readable date: any word left once dates, Royal Assent phrases, parenthesised references
 and provision designators (``Sch``, ``items``, ``s``, ``Remainder``, ``and`` ...) are removed.
-That includes ``never commenced`` and ``repealed before commencing``: they change no provision,
-but the domain contract (:class:`~asat_corpus.amendment.Commencement`) treats them as
-unreadable, so a caller dating a provision by this Act sees the doubt and narrows its interval.
+Parts that say ``never commenced`` or ``repealed before commencing`` are ignored: they changed
+no provision, so they add no date and no doubt (an Act whose only parts are of this kind has no
+date and is not confident).
 """
 
 from __future__ import annotations
@@ -128,6 +128,10 @@ def _without_parentheses(text: str) -> tuple[str, bool]:
     return text.replace("(", " ").replace(")", " "), balanced
 
 
+# Parts that changed nothing: their words are not unreadable dates.
+_NO_EFFECT = re.compile(r"\b(?:repealed\s+before\s+commencing|never\s+commenced)\b", re.IGNORECASE)
+
+
 def parse_commencement(text: str, assent: date | None) -> Commencement:
     """Every commencement date ``text`` states, and whether all of it could be read.
 
@@ -135,7 +139,7 @@ def parse_commencement(text: str, assent: date | None) -> Commencement:
     forms resolve against ``assent``; with no assent date they make the result not confident.
     """
     joined = " ".join(text.split())
-    outside, balanced = _without_parentheses(joined)
+    outside, balanced = _without_parentheses(_NO_EFFECT.sub(" ", joined))
     found: list[tuple[int, date]] = []
     confident = balanced and bool(joined)
 
