@@ -151,6 +151,21 @@ _STOPWORDS = frozenset(
         "down",
         "per",
     ]
+) | frozenset(
+    # words of a reference, checked as provision and number facts instead
+    [
+        "act",
+        "section",
+        "sections",
+        "subsection",
+        "paragraph",
+        "division",
+        "subdivision",
+        "schedule",
+        "itaa",
+        "taa",
+        "gst",
+    ]
 )
 STEM_LENGTH = 6
 
