@@ -36,18 +36,22 @@ _MONTHS = {
         start=1,
     )
 }
-_DATE = re.compile(r"(\d{1,2})\s*(" + "|".join(_MONTHS) + r")\s+(\d{4})", re.IGNORECASE)
-_DATE_LINE = re.compile(r"^\s*" + _DATE.pattern + r"\s*\.?\s*$", re.IGNORECASE)
+_DATE = re.compile(r"\b(\d{1,2})\s*(" + "|".join(_MONTHS) + r")\s+(\d{4}|\d{2})\b", re.IGNORECASE)
+_DATE_LINE = re.compile(r"^\s*" + _DATE.pattern + r"\s*\.?\s*(\[\d{1,3}\]\s*)*$", re.IGNORECASE)
+TWO_DIGIT_CENTURY = 1900  # "18 March 77" in old IT rulings
 _SIGN_OFF = re.compile(r"^\s*((deputy|second|first)\s+)?commissioner of taxation\s*$", re.IGNORECASE)
 SIGN_OFF_WINDOW = 2
 
 
 def parse_date(text: str) -> date | None:
-    """The first ``d Month yyyy`` in ``text``; ``None`` when there is none or it is impossible."""
+    """The first ``d Month yyyy`` (or ``d Month yy``, read as 19yy) in ``text``; ``None`` when there
+    is none or it is impossible."""
     match = _DATE.search(text)
     if match is None:
         return None
     day, month, year = int(match.group(1)), _MONTHS[match.group(2).lower()], int(match.group(3))
+    if year < 100:
+        year += TWO_DIGIT_CENTURY
     try:
         return date(year, month, day)
     except ValueError:
@@ -55,7 +59,7 @@ def parse_date(text: str) -> date | None:
 
 
 def date_line(line: str) -> date | None:
-    """The date when ``line`` holds nothing but a date (a trailing full stop allowed)."""
+    """The date when ``line`` holds nothing but a date (a full stop or footnote marker may follow)."""
     return parse_date(line) if _DATE_LINE.match(line) else None
 
 

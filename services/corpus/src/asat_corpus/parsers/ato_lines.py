@@ -7,16 +7,17 @@ A line break is taken to be such an artefact, and the two lines joined, only whe
 clear:
 
 * the next line starts with a lower-case letter or with closing punctuation (``, . ; : ) ]``);
-* the next line is a footnote marker (``[12]``);
+* the next line is a footnote marker (``[12]``), or the line ends with one (``...1997.[2]``)
+  and the next line is a sentence (it ends with closing punctuation), not a heading;
 * the line ends with a word that cannot end a sentence or heading (``the``, ``of``, ``under``,
   ``section`` ...) or with an opening bracket or a comma;
 * the line is a bare bullet (``•``) or a bare paragraph number (``12.``);
 * in hard-wrapped text only: the line is long (a full wrapped line) and has no closing
   punctuation.
 
-A line that starts a numbered paragraph (``12A. ...``) is never joined to the line before it
-unless that line ends with a word that cannot end a sentence (``... under section`` /
-``8-1 of the Act``). Blank lines are hard boundaries.
+A line that starts a numbered paragraph (``12A. ...``) or a bullet is never joined to the line
+before it (unless that is a bare bullet or number); nor is a ``Commissioner of Taxation``
+sign-off line or the date under it. Blank lines are hard boundaries.
 """
 
 from __future__ import annotations
@@ -25,9 +26,12 @@ import html
 import re
 from collections.abc import Iterable
 
+from asat_corpus.parsers.ato_dates import date_line, is_sign_off
+
 _SPACES = re.compile(r"[ \t\f\v\u00a0\u2000-\u200b\u202f\u205f\u3000]+")
 _OPENING_PUNCTUATION = (",", ".", ";", ":", ")", "]", "}", "%", "?", "!", "’", "”")
 _FOOTNOTE = re.compile(r"^\[\d{1,3}\]$")
+_ENDS_WITH_FOOTNOTE = re.compile(r"\S\[\d{1,3}\]$")
 _BULLET = re.compile(r"^[•·▪◦\-–*]$")
 _BARE_NUMBER = re.compile(r"^\(?\d{1,3}[A-Z]{0,2}[.)]$|^\([a-z]{1,4}\)$")
 PARAGRAPH_START = re.compile(r"^(\d{1,3}[A-Z]{0,2})\.(?:\s+|$)")
@@ -147,15 +151,21 @@ def _starts_continuation(line: str) -> bool:
 
 def should_join(previous: str, line: str, hard_wrapped: bool) -> bool:
     """Whether the break between ``previous`` and ``line`` is a conversion artefact."""
-    if not previous or not line:
+    if not previous or not line or is_sign_off(line):
         return False
     if _BULLET.match(previous) or _BARE_NUMBER.match(previous):
         return True
-    if _dangles(previous):
-        return True
     if PARAGRAPH_START.match(line) or _BULLET.match(line):
         return False
+    if is_sign_off(previous) and date_line(line) is not None:
+        return False
+    if _dangles(previous):
+        return True
     if _starts_continuation(line):
+        return True
+    if date_line(previous) is not None:
+        return False
+    if _ENDS_WITH_FOOTNOTE.search(previous) and line.endswith(_TERMINAL):
         return True
     return hard_wrapped and len(previous) >= HARD_WRAP_MIN and not previous.endswith(_TERMINAL)
 

@@ -13,7 +13,8 @@ Three layouts occur in the corpus:
     An ATO Interpretative Decision: ``ATO Interpretative Decision`` / ``ATO ID 2010/1`` / a rule
     of ``=``, the subject area, the title, the body, its metadata block (``Date of decision:`` ...)
     and the history table. Two files hold the whole page on one line; they are split before the
-    known element labels.
+    known element labels, and their title keeps the subject area in front (``Income tax Foreign
+    exchange ...``): nothing marks where one ends.
 ``pdf-cover``
     The authorised PDF rendered to text: a cover sheet (``TR 2023/1 - <title>`` ... ``Generated
     on: ...``), then hard-wrapped pages whose running heads (``Taxation Ruling`` / ``TR 2023/1`` /
@@ -66,13 +67,14 @@ _PDF_COVER_END = re.compile(r"^Generated on:")
 _PDF_PAGE = re.compile(r"^Page \d+ of \d+$")
 _PDF_STATUS = re.compile(r"^Status:\s*(.+)$")
 _AID_LABELS = re.compile(
-    r"\s(?=(ATO ID \d+/\d+|FOI status:|This ATO ID|This document incorporates|CAUTION:|Issue |"
+    r"(?<!Reasons for)\s(?=(ATO ID \d+/\d+|FOI status:|This ATO ID|This document incorporates|CAUTION:|Issue |"
     r"Decision |Facts |Reasons for Decision |Amendment History |Date of decision:|Year of income:|"
     r"Legislative References:|Other References:|Related ATO Interpretative Decisions |Keywords |"
     r"Siebel/TDMS|Business Line:|Date of publication:|Date reviewed:|ISSN:|history ))"
 )
 
 
+_AID_SECTION_HEADS = re.compile(r"^(Issue|Decision|Facts|Reasons for Decision) ", re.MULTILINE)
 _AID_CITATION = re.compile(r"^(ATO ID \d+/\d+(?: \(Withdrawn\))?) ", re.MULTILINE)
 
 
@@ -161,15 +163,18 @@ def _database_page(lines: list[str], file: str) -> Page:
 
 
 def _ato_id_page(lines: list[str], file: str) -> Page:
-    if sum(1 for line in lines if line) < 5:
+    one_line = sum(1 for line in lines if line) < 5
+    if one_line:
         split = "\n".join(_AID_LABELS.sub("\n", line) for line in lines)
+        split = _AID_SECTION_HEADS.sub(r"\n\1\n", split)
         lines = source_lines(_AID_CITATION.sub(r"\1\n\n", split))
     cite_at = _find_citation(lines, 0, file)
     index = cite_at + 1
     while index < len(lines) and (not lines[index] or _RULE.match(lines[index])):
         index += 1
-    # the subject area ("Income Tax"), then the title
-    _area, index = _title_after(lines, index)
+    # the subject area ("Income Tax"), then the title; a one-line page runs the two together
+    if not one_line:
+        _area, index = _title_after(lines, index)
     title, after = _title_after(lines, index)
     end = _body_end(lines, after)
     body = _clean_body(lines[after:end], hard_wrapped=False)

@@ -7,7 +7,7 @@
 date.
 
 Identifiers follow the ATO's citation form: ``TR 2020/1``, ``TR 98/9`` (two-digit years before
-2000), ``PS LA 2011/27``, ``LCR 2021/2`` (the ``LCG`` folder holds Law Companion Rulings),
+1999), ``PS LA 2011/27``, ``LCR 2021/2`` (the ``LCG`` folder holds Law Companion Rulings),
 ``ATO ID 2010/1``, ``IT 2650`` (IT rulings are cited by number alone; ``year`` is then the year
 of the issue date, or 0 when the page gives no date).
 """
@@ -35,12 +35,19 @@ _FILE_NAME = re.compile(r"^(?P<type>[A-Z]+)_(?:(?P<year>\d{2,4})_)?(?P<number>D?
 _BINARY = re.compile(r"[\x00-\x08\x0e-\x1f\ufffd]")
 BINARY_SHARE = 0.01
 _ORIGINAL_VERSIONS = ("original", "finalised")
+FOUR_DIGIT_FROM = 1999  # the ATO cites TR 98/9 but TR 1999/1, GSTR 1999/1
 
 
 def _four_digit_year(year: int) -> int:
     if year >= 100:
         return year
     return 1900 + year if year >= 50 else 2000 + year
+
+
+def _ruling_year(cited_year: str | None, issued: date | None) -> int:
+    if cited_year is not None:
+        return _four_digit_year(int(cited_year))
+    return issued.year if issued is not None else 0
 
 
 def ruling_id(doc_type: str, year: int, number: str) -> str:
@@ -51,7 +58,7 @@ def ruling_id(doc_type: str, year: int, number: str) -> str:
     if kind == "IT":
         return f"IT {number}"
     full = _four_digit_year(year)
-    shown = f"{full % 100:02d}" if full < 2000 else str(full)
+    shown = f"{full % 100:02d}" if full < FOUR_DIGIT_FROM else str(full)
     return f"{prefix} {shown}/{number}"
 
 
@@ -122,14 +129,21 @@ def parse_ruling_text(text: str, rel_path: str, meta: dict[str, object] | None, 
     history = find_history(page.lines)
     issued = issue_date(page, history, meta)
     cited_year = cited.group("year")
-    if cited_year is not None:
-        year = _four_digit_year(int(cited_year))
-    else:
-        year = issued.year if issued is not None else 0
+    year = _ruling_year(cited_year, issued)
     if doc_type == "LCG" or doc_type == cited.group("prefix").replace(" ", ""):
         identifier = ruling_id(doc_type, year, number)
     else:
         identifier = f"{cited.group('prefix')} {cited_year}/{number}" if cited_year else page.citation
+    named_year = named.group("year")
+    if number != named.group("number") or (
+        named_year is not None and cited_year is not None and _four_digit_year(int(named_year)) != year
+    ):
+        report.skip(
+            rel_path,
+            page.citation_line,
+            f"the file name says {name} but the page cites {page.citation}: the page's citation is used",
+            page.citation,
+        )
     status = decide_status(meta.get("status") if meta else None, page, history)
     body = "\n".join(page.body)
     paragraphs = section_paragraphs(body) if doc_type == "AID" else numbered_paragraphs(body)
