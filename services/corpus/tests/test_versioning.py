@@ -263,3 +263,29 @@ def test_versions_of_a_provision_never_overlap(
         assert end <= start
     for version in timeline.versions:
         assert version.valid_to is None or version.valid_to >= version.valid_from
+
+
+def test_a_conversion_that_dropped_a_table_is_the_same_version_when_nothing_was_amended() -> None:
+    timeline = build_timeline(
+        "itaa1997",
+        "20-30",
+        [
+            _obs(C2015, "(1) This table lists the provisions.\n(2) Other words.", "20-30"),
+            _obs(C2026, "(1) This table lists the provisions.\nItem | Provision\n1.1 | 8-1\n(2) Other words.", "20-30"),
+        ],
+        [C2015, C2026],
+        _history([], []),
+        horizon=2027,
+    )
+    (version,) = timeline.versions
+    assert version.register_ids == ("C2015C00285", "C2026C00122")
+    assert "1.1 | 8-1" in version.text
+    assert not timeline.notes
+
+
+def test_is_lossy_copy_needs_every_word_in_order() -> None:
+    from asat_corpus.comparison import is_lossy_copy
+
+    assert is_lossy_copy("the whollyowned group's asset", "the wholly-owned group’s big asset")
+    assert not is_lossy_copy("less than $2 million", "less than $10 million")
+    assert not is_lossy_copy("b a", "a b")

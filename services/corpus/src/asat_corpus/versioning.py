@@ -16,7 +16,10 @@ The rules, each chosen so that an interval is only ever as wide as the evidence 
 * A commencement that could not be read with confidence shrinks the interval: the earlier text
   ends the day after its compilation date at the latest, and the later text starts on its
   compilation date.
-* Texts that differ where the history records no amendment between them are not merged: the
+* Where the history records no amendment between two compilations and a third-party
+  conversion's words are an in-order subsequence of the other text's (it dropped a table or a
+  formula), the two are one version with the fuller, preferably authorised, text.
+* Other texts that differ where the history records no amendment between them are not merged: the
   earlier text ends the day after its compilation date, the later starts on its compilation
   date, and the days between are a gap.
 * Before the first held text: the provision starts when the Act that added it (``ad``) or the
@@ -36,7 +39,7 @@ from datetime import date, timedelta
 
 from asat_corpus.act import ActRef, Compilation
 from asat_corpus.amendment import AmendingAct, AmendmentEntry, AmendmentKind
-from asat_corpus.comparison import comparison_key, content_hash
+from asat_corpus.comparison import comparison_key, content_hash, is_lossy_copy
 from asat_corpus.income_year import income_years_overlapping
 from asat_corpus.provision import (
     Bound,
@@ -94,8 +97,11 @@ class _Run:
 
     @property
     def canonical(self) -> Observation:
+        """The authorised text if held, else the fullest (a conversion may have dropped tables)."""
         authorised = [o for o in self.observations if o.compilation.authorised]
-        return (authorised or self.observations)[-1]
+        if authorised:
+            return authorised[-1]
+        return max(reversed(self.observations), key=lambda o: len(o.provision.text))
 
 
 def _earliest(history: ActHistory, ref: ActRef) -> date | None:
@@ -182,6 +188,24 @@ def _group_runs(observations: Sequence[Observation]) -> list[_Run]:
     return runs
 
 
+def _merge_lossy(history: ActHistory, entries: Sequence[AmendmentEntry], runs: list[_Run]) -> list[_Run]:
+    """Join adjacent runs whose texts differ only by what a third-party conversion dropped."""
+    merged: list[_Run] = []
+    for run in runs:
+        if merged:
+            previous = merged[-1]
+            quiet = not _changes_between(history, entries, previous.last.compilation, run.first.compilation)
+            a, b = previous.canonical, run.canonical
+            lossy = (not a.compilation.authorised and is_lossy_copy(a.provision.text, b.provision.text)) or (
+                not b.compilation.authorised and is_lossy_copy(b.provision.text, a.provision.text)
+            )
+            if quiet and lossy:
+                previous.observations.extend(run.observations)
+                continue
+        merged.append(run)
+    return merged
+
+
 def _changes_between(
     history: ActHistory, entries: Sequence[AmendmentEntry], earlier: Compilation, later: Compilation
 ) -> list[AmendmentEntry]:
@@ -243,7 +267,7 @@ def build_timeline(
     dated = sorted((o for o in observations if o.compilation.compilation_date), key=lambda o: o.day)
     entries = _sort_entries(history.entries_by_provision.get(number, ()))
     notes: list[str] = []
-    runs = _group_runs(dated)
+    runs = _merge_lossy(history, entries, _group_runs(dated))
     complete = sorted(
         (c for c in compilations if c.partial is None and c.compilation_date is not None),
         key=lambda c: c.compilation_date or date.min,
