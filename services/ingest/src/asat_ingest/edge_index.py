@@ -47,7 +47,7 @@ def check_collection_name(collection: str) -> None:
 class QdrantEdgeIndex:
     """The default VectorIndex: a Qdrant Edge shard in ``directory/<collection>``."""
 
-    def __init__(self, directory: Path, collection: str = DEFAULT_COLLECTION, optimize_on_stamp: bool = True):
+    def __init__(self, directory: Path, collection: str = DEFAULT_COLLECTION, optimize_on_stamp: bool = False):
         check_collection_name(collection)
         self._directory = directory
         self._lock = DirectoryLock(directory)

@@ -137,6 +137,12 @@ class MiniLmOnnxEmbedder:
         self._session = session
         self._tokenizer = tokenizer
 
+    def count_tokens(self, text: str) -> int:
+        """Word pieces ``text`` becomes (with [CLS]/[SEP]), after truncation at ``max_tokens``."""
+        if self._session is None:
+            self._load()
+        return len(self._tokenizer.encode(text).ids)
+
     def _embed_batch(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
         encodings = self._tokenizer.encode_batch(list(texts))
         ids = np.array([e.ids for e in encodings], dtype=np.int64)
@@ -152,8 +158,13 @@ class MiniLmOnnxEmbedder:
             return []
         if self._session is None:
             self._load()
-        vectors: list[list[float]] = []
-        for start in range(0, len(texts), self._batch_size):
-            batch = self._embed_batch(texts[start : start + self._batch_size])
-            vectors.extend(row.tolist() for row in batch)
+        # Batch texts of similar length together so little is spent on padding; the attention
+        # mask makes each vector independent of its batch, so the order is restored exactly.
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        vectors: list[list[float]] = [[] for _ in texts]
+        for start in range(0, len(order), self._batch_size):
+            positions = order[start : start + self._batch_size]
+            batch = self._embed_batch([texts[i] for i in positions])
+            for position, row in zip(positions, batch, strict=True):
+                vectors[position] = row.tolist()
         return vectors
