@@ -1,0 +1,58 @@
+"""The Generator port: two passes over numbered sentence spans.
+
+Pass 1 (``select``) picks the spans that bear on the question. Pass 2 (``write``) writes claims
+from the selected spans only, each citing span keys. A model never returns quote text: the
+pipeline materialises each quote from the cited span and has it verified independently. Span
+keys are short (``S1``, ``S2`` ...) and the JSON schema's key field is an ``enum`` of exactly
+the keys shown, where the API supports schemas.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+
+class GenerationError(Exception):
+    """The provider failed or answered outside the contract; the message says which and why."""
+
+
+@dataclass(frozen=True)
+class NumberedSpan:
+    key: str  # "S1"
+    span_id: str  # "<chunk id>#s<n>"
+    source_id: str  # provision version id or ruling id
+    label: str  # "ITAA 1997 s 328-110(1) [in force 2012-04-15 to 2016-06-30, C2015C00285]"
+    text: str
+
+
+@dataclass(frozen=True)
+class Selection:
+    keys: tuple[str, ...]
+    provider: str
+    model: str
+
+
+@dataclass(frozen=True)
+class GeneratedClaim:
+    text: str
+    span_keys: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Generation:
+    claims: tuple[GeneratedClaim, ...]
+    premise_rejected: bool
+    provider: str  # as reported by the provider where it reports one
+    model: str  # as reported by the provider where it reports one
+    seed: int | None
+    note: str = ""  # e.g. the extractive generator's "quotes, does not conclude"
+
+
+class Generator(Protocol):
+    name: str
+
+    def select(self, question: str, spans: Sequence[NumberedSpan]) -> Selection: ...
+
+    def write(self, question: str, spans: Sequence[NumberedSpan]) -> Generation: ...
