@@ -145,7 +145,7 @@ class QdrantClientIndex:
         kinds: Sequence[str] | None = None,
     ) -> list[ScoredHit]:
         stamp = self._require_stamp()
-        check_search_args(dense, sparse, income_year, limit, prefetch_limit, stamp.dense_dim)
+        check_search_args(dense, sparse, income_year, limit, prefetch_limit, stamp.dense_dim, acts, kinds)
         response = self._client.query_points(
             collection_name=self._collection,
             prefetch=client_hybrid_prefetches(dense, sparse, income_year, prefetch_limit, acts, kinds),

@@ -161,7 +161,7 @@ class QdrantEdgeIndex:
         kinds: Sequence[str] | None = None,
     ) -> list[ScoredHit]:
         shard, stamp = self._require_open()
-        check_search_args(dense, sparse, income_year, limit, prefetch_limit, stamp.dense_dim)
+        check_search_args(dense, sparse, income_year, limit, prefetch_limit, stamp.dense_dim, acts, kinds)
         request = edge_hybrid_query(dense, sparse, income_year, limit, prefetch_limit, acts, kinds)
         hits: list[ScoredHit] = []
         for scored in shard.query(request):

@@ -63,7 +63,7 @@ class IndexPoint:
     def __post_init__(self) -> None:
         if not self.id:
             raise ValueError("index point id must be a non-empty string")
-        if not self.dense:
+        if len(self.dense) == 0:
             raise ValueError(f"point {self.id!r}: dense vector is empty")
         _check_payload(self.id, self.payload)
 

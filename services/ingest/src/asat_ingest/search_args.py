@@ -16,6 +16,8 @@ def check_search_args(
     limit: int,
     prefetch_limit: int,
     dense_dim: int,
+    acts: Sequence[str] | None = None,
+    kinds: Sequence[str] | None = None,
 ) -> None:
     """Raise :class:`IndexSchemaError` naming the bad argument."""
     if not MIN_INCOME_YEAR <= income_year <= MAX_INCOME_YEAR:
@@ -25,6 +27,9 @@ def check_search_args(
         )
     if limit < 1 or prefetch_limit < 1:
         raise IndexSchemaError(f"limit ({limit}) and prefetch_limit ({prefetch_limit}) must be at least 1")
+    for name, values in (("acts", acts), ("kinds", kinds)):
+        if values is not None and len(values) == 0:
+            raise IndexSchemaError(f"{name} is an empty list, which would match nothing; pass None for no filter")
     if dense is None and (sparse is None or sparse.is_empty):
         raise IndexSchemaError("a hybrid search needs a dense vector, a non-empty sparse vector, or both")
     if dense is not None and len(dense) != dense_dim:

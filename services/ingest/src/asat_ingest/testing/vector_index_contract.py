@@ -157,6 +157,10 @@ class VectorIndexContract:
         with pytest.raises(IndexSchemaError, match="dense vector, a non-empty sparse vector"):
             index.hybrid_search(None, SparseVector((), ()), 2020, 5, 5)
 
+    def test_an_empty_filter_list_is_refused(self, index: VectorIndex) -> None:
+        with pytest.raises(IndexSchemaError, match="acts is an empty list"):
+            index.hybrid_search(unit((0, 1.0)), None, 2020, 5, 5, acts=[])
+
     # --- ranking ---------------------------------------------------------------------------
 
     def test_hybrid_returns_the_best_match_first(self, index: VectorIndex) -> None:
