@@ -1,0 +1,62 @@
+"""The extractive generator: no model. It quotes the most relevant spans; it does not conclude.
+
+Pass 1 scores every offered span by the share of the question's content words it contains,
+plus a prior for the order it was offered in (retrieval rank), and keeps the best few that are
+long enough to quote. Pass 2 makes one claim per selected span whose text *is* the span, so a
+claim never says more than its quote. Deterministic: same input, same output.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from asat_research.generation.port import GeneratedClaim, Generation, NumberedSpan, Selection
+
+NAME = "extractive"
+MODEL = "none (extractive)"
+NOTE = (
+    "Extractive mode: these are the law's own words, ranked by relevance to the question. "
+    "AsAt quotes rather than concludes; read the cited provisions before relying on them."
+)
+MAX_SPANS = 4
+MIN_CHARS = 25
+MIN_WORDS = 4
+_WORD = re.compile(r"[a-z0-9$%]+(?:[-.,][a-z0-9]+)*")
+_STOP = frozenset(
+    ["a", "an", "and", "are", "as", "at", "be", "been", "by", "can", "could", "did", "do", "does", "for", "from", "had", "has", "have", "how", "i", "if", "in", "into", "is", "it", "its", "my", "of", "on", "or", "our", "she", "he", "her", "his", "their", "them", "they", "this", "that", "the", "to", "was", "were", "what", "when", "where", "which", "who", "will", "with", "would", "you", "your", "client", "clients", "claim"]
+)
+
+
+def _content_words(text: str) -> set[str]:
+    words = {w.strip(".,") for w in _WORD.findall(text.casefold())}
+    return {w[:6] for w in words if w not in _STOP and len(w) > 1}
+
+
+def _quotable(text: str) -> bool:
+    return len(text) >= MIN_CHARS and len(text.split()) >= MIN_WORDS
+
+
+class ExtractiveGenerator:
+    name = NAME
+
+    def __init__(self, max_spans: int = MAX_SPANS) -> None:
+        self.max_spans = max_spans
+
+    def select(self, question: str, spans: Sequence[NumberedSpan]) -> Selection:
+        wanted = _content_words(question)
+        scored: list[tuple[float, int, str]] = []
+        for rank, span in enumerate(spans):
+            if not _quotable(span.text):
+                continue
+            overlap = len(wanted & _content_words(span.text)) / len(wanted) if wanted else 0.0
+            prior = 1.0 / (1.0 + rank / 8.0)
+            scored.append((-(overlap + 0.25 * prior), rank, span.key))
+        scored.sort()
+        chosen = {key for _, _, key in scored[: self.max_spans]}
+        # Keep the offered (retrieval) order among the chosen spans.
+        return Selection(tuple(s.key for s in spans if s.key in chosen), NAME, MODEL)
+
+    def write(self, question: str, spans: Sequence[NumberedSpan]) -> Generation:
+        claims = tuple(GeneratedClaim(text=span.text, span_keys=(span.key,)) for span in spans if _quotable(span.text))
+        return Generation(claims=claims, premise_rejected=False, provider=NAME, model=MODEL, seed=None, note=NOTE)

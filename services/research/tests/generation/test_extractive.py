@@ -1,0 +1,41 @@
+from __future__ import annotations
+
+from asat_research.generation.extractive import ExtractiveGenerator
+from asat_research.generation.port import NumberedSpan
+
+
+def _span(i: int, text: str) -> NumberedSpan:
+    return NumberedSpan(f"S{i}", f"c#s{i}", "v", f"label {i}", text)
+
+
+SPANS = [
+    _span(1, "(1) You are a small business entity for an income year (the current year) if:"),
+    _span(2, "(a) you carry on a *business in the current year; and"),
+    _span(3, "your *aggregated turnover for the previous year was less than $2 million;"),
+    _span(4, "Note:"),
+    _span(5, "This Division sets out rules about the depreciation of plant and equipment."),
+]
+
+
+def test_selects_the_spans_that_share_the_question_words_in_offered_order() -> None:
+    selection = ExtractiveGenerator(max_spans=2).select(
+        "What aggregated turnover threshold made a small business entity in 2014-15?", SPANS
+    )
+    assert selection.keys == ("S1", "S3")
+    assert selection.provider == "extractive"
+
+
+def test_never_selects_a_span_too_short_to_quote() -> None:
+    assert "S4" not in ExtractiveGenerator(max_spans=5).select("Note", SPANS).keys
+
+
+def test_each_claim_is_exactly_its_span() -> None:
+    generation = ExtractiveGenerator().write("q", [SPANS[2], SPANS[3]])
+    assert [(c.text, c.span_keys) for c in generation.claims] == [(SPANS[2].text, ("S3",))]
+    assert "quotes rather than concludes" in generation.note
+    assert generation.premise_rejected is False
+
+
+def test_deterministic() -> None:
+    generator = ExtractiveGenerator()
+    assert generator.select("turnover small business", SPANS) == generator.select("turnover small business", SPANS)
