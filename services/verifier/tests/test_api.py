@@ -205,3 +205,17 @@ def test_malformed_json_gives_422(client: TestClient) -> None:
     reply = client.post("/v1/verify", content=b"{not json", headers={"content-type": "application/json"})
     assert reply.status_code == 422
     assert reply.json()["error"] == "invalid_request"
+
+
+def test_unreadable_body_gives_400_in_the_error_shape(client: TestClient) -> None:
+    reply = client.post("/v1/verify", content=b"\xff\xfe{", headers={"content-type": "application/json"})
+    assert reply.status_code == 400
+    assert reply.json()["error"] == "bad_request"
+
+
+def test_a_day_must_be_an_iso_string(client: TestClient) -> None:
+    request = _request(GOOD)
+    request["sources"][0]["valid_to"] = 0
+    reply = client.post("/v1/verify", json=request)
+    assert reply.status_code == 422
+    assert "sources.0.valid_to" in reply.json()["message"]

@@ -6,6 +6,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
+from starlette.exceptions import HTTPException
 
 from asat_corpus.contracts.verification import ErrorBody, VerificationRequest, VerificationResponse
 from asat_verifier.body_limit import BodyLimit, too_large_body
@@ -47,6 +48,12 @@ def build_app(scorer: GroundednessScorer, limits: Limits) -> FastAPI:
         )
         return JSONResponse(status_code=422, content=body.model_dump(mode="json"))
 
+    @app.exception_handler(HTTPException)
+    async def http_error(_: Request, error: HTTPException) -> JSONResponse:
+        code = "bad_request" if error.status_code == 400 else f"http_{error.status_code}"
+        body = ErrorBody(error=code, message=f"{error.detail}: send a UTF-8 JSON VerificationRequest")
+        return JSONResponse(status_code=error.status_code, content=body.model_dump(mode="json"), headers=error.headers)
+
     @app.exception_handler(_TooLarge)
     async def too_large(_: Request, error: _TooLarge) -> JSONResponse:
         exceeded = error.exceeded
@@ -60,6 +67,7 @@ def build_app(scorer: GroundednessScorer, limits: Limits) -> FastAPI:
     @app.post(
         "/v1/verify",
         responses={
+            400: {"model": ErrorBody, "description": "The body could not be read (e.g. not UTF-8)."},
             413: {"model": ErrorBody, "description": "A limit was exceeded; `limit` names it."},
             422: {"model": ErrorBody, "description": "The body is not a valid VerificationRequest."},
         },

@@ -2,9 +2,25 @@
 
 from __future__ import annotations
 
-from datetime import date
+import re
+from datetime import date, datetime
+from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+
+_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def _iso_day(value: object) -> object:
+    """Accept a date or a ``YYYY-MM-DD`` string only (not a number or a timestamp)."""
+    if value is None or (isinstance(value, date) and not isinstance(value, datetime)):
+        return value
+    if isinstance(value, str) and _ISO_DAY.fullmatch(value):
+        return value
+    raise ValueError("a day must be written YYYY-MM-DD")
+
+
+IsoDay = Annotated[date, BeforeValidator(_iso_day)]
 
 
 class SourceRef(BaseModel):
@@ -21,5 +37,5 @@ class SourceRef(BaseModel):
     provision: str | None = Field(default=None, description="Provision number, e.g. '8-1' or '109D'.")
     register_id: str | None = Field(default=None, description="Federal Register id of the compilation.")
     version_id: str | None = Field(default=None, description="Provision version id.")
-    valid_from: date | None = Field(default=None, description="First day the version was in force.")
-    valid_to: date | None = Field(default=None, description="Day after the last day in force (exclusive).")
+    valid_from: IsoDay | None = Field(default=None, description="First day the version was in force.")
+    valid_to: IsoDay | None = Field(default=None, description="Day after the last day in force (exclusive).")

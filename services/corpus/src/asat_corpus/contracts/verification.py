@@ -125,7 +125,7 @@ class ErrorBody(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    error: str = Field(description="'request_too_large' or 'invalid_request'.")
+    error: str = Field(description="'request_too_large', 'invalid_request' or 'bad_request'.")
     message: str
     limit: str | None = Field(default=None, description="For 413: the limit exceeded, e.g. 'max_claims'.")
     maximum: int | None = None
