@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from asat_corpus.normalise import normalise, normalise_text, normalise_with_map
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+
+from asat_corpus.normalise import normalise, normalise_text, normalise_with_map
 
 # Characters that make NFKC non-local: combining marks (in and out of canonical order), Hangul
 # jamo that compose into syllables, starters that compose with the starter before them, NFKC
