@@ -94,6 +94,8 @@ def test_ruling_chunks_per_paragraph() -> None:
         paragraphs=(RulingParagraph("1", 0, 38), RulingParagraph("2", 38, len(text))),
         source_file="rulings/TR/TR_2020_1.txt",
     )
-    chunks = chunk_ruling(ruling)
-    assert [c.id for c in chunks] == ["TR 2020/1/para1", "TR 2020/1/para2"]
-    assert chunks[1].text == "2. It applies from 1 July 2020."
+    assert [c.id for c in chunk_ruling(ruling, max_chars=40)] == ["TR 2020/1/para1", "TR 2020/1/para2"]
+    assert chunk_ruling(ruling, max_chars=40)[1].text == "2. It applies from 1 July 2020."
+    (packed,) = chunk_ruling(ruling)
+    assert packed.id == "TR 2020/1/para1-2" and packed.label_path == ("paras 1-2",)
+    assert packed.text == text.strip()

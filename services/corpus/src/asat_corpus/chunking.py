@@ -2,7 +2,7 @@
 
 Provision versions are chunked at subsection level under their section parent; a subsection
 longer than ``max_chars`` is split at line (paragraph) boundaries. Rulings are chunked per
-numbered paragraph. Every chunk's text is ``source_text[start:end]`` exactly, and every span
+numbered paragraph, consecutive short paragraphs packed together. Every chunk's text is ``source_text[start:end]`` exactly, and every span
 lies inside its chunk. Spans are sentence-level: one per line, and a long line is split after
 sentence-ending punctuation followed by a capital or an opening bracket.
 """
@@ -117,16 +117,26 @@ def chunk_version(version: ProvisionVersion, max_chars: int = MAX_CHUNK_CHARS) -
 
 
 def chunk_ruling(ruling: Ruling, max_chars: int = MAX_CHUNK_CHARS) -> list[Chunk]:
-    chunks: list[Chunk] = []
+    """Consecutive numbered paragraphs packed up to ``max_chars``; a longer one is split at lines."""
+    groups: list[list[tuple[str, int, int]]] = []
     ranges = [(p.number, p.start, p.end) for p in ruling.paragraphs] or [("body", 0, len(ruling.text))]
     for number, start, end in ranges:
         s, e = _trimmed(ruling.text, start, end)
         if e <= s:
             continue
-        pieces = _pieces(ruling.text, s, e, max_chars)
+        if groups and e - groups[-1][0][1] <= max_chars:
+            groups[-1].append((number, s, e))
+        else:
+            groups.append([(number, s, e)])
+    chunks: list[Chunk] = []
+    for group in groups:
+        first, last = group[0][0], group[-1][0]
+        name = first if first == last else f"{first}-{last}"
+        pieces = _pieces(ruling.text, group[0][1], group[-1][2], max_chars)
         for part, (ps, pe) in enumerate(pieces, start=1):
-            slug = _label_slug(number)
+            slug = _label_slug(name) if first == last else f"{_label_slug(first)}-{_label_slug(last)}"
             chunk_id = f"{ruling.id}/para{slug}" if len(pieces) == 1 else f"{ruling.id}/para{slug}.{part}"
-            labels = (f"para {number}",) if len(pieces) == 1 else (f"para {number}", f"part {part}")
+            label = f"para {name}" if first == last else f"paras {name}"
+            labels = (label,) if len(pieces) == 1 else (label, f"part {part}")
             chunks.append(_chunk(ruling.id, "ruling", chunk_id, labels, ruling.text, ps, pe))
     return chunks
