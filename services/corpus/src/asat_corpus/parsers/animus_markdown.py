@@ -25,6 +25,8 @@ __all__ = ["parse_animus_markdown", "parse_animus_markdown_text"]
 
 _MARKED = re.compile(r"^(#{1,6})\s*(.*?)\s*$")
 _LEVELS = r"(?:Chapter|Part|Division|Subdivision)"
+_SECTION_HEAD = re.compile(r"^#{1,6}\s*Section\s+\d+[A-Z]*-\d+[A-Z]*$")
+_MAX_RUNNING_HEAD_LINES = 5
 _FOOTER = (
     re.compile(r"^-{3,}$"),
     re.compile(r"^_{5,}$"),
@@ -32,12 +34,12 @@ _FOOTER = (
     re.compile(r"^Compilation No\. \d+ Compilation date"),
     re.compile(r"^Authorised Version C\d{4}C\d{5} registered"),
     re.compile(r"^(?:_?\d+_?\s+)?_[^_]+ Act \d{4}_(?:\s+_?\d+_?)?$"),
-    re.compile(r"^#{1,6}\s*Section\s+\d+[A-Z]*-\d+[A-Z]*$"),
+    _SECTION_HEAD,
     re.compile(rf"^\*\*{_LEVELS}\s+[0-9A-Z-]+\*\*(?:\s.*)?$"),
     re.compile(rf"^.*\s\*\*{_LEVELS}\s+[0-9A-Z-]+\*\*$"),
     re.compile(rf"^\*\*{_LEVELS}\s+[0-9A-Z-]+\s[^*]+\*\*$"),
 )
-_PAGE_HEAD = re.compile(rf"^\S.*\s{_LEVELS}\s+\d+[A-Z]*(?:-\d+[A-Z]*)?$")
+_PAGE_HEAD = re.compile(rf"^[^\s#].*\s{_LEVELS}\s+\d+[A-Z]*(?:-\d+[A-Z]*)?$")
 _DASH = r"\s*[\u2014\u2013]\s*"
 _STRUCTURE = re.compile(rf"^({_LEVELS})\s+([0-9A-Z]+(?:-[0-9A-Z]+)?){_DASH}(.*)$")
 _SECTION = re.compile(r"^(\d+[A-Z]*-\d+[A-Z]*)\s+(\S.*)$")
@@ -75,14 +77,41 @@ def _is_footer(line: str) -> bool:
     return any(pattern.match(line) for pattern in _FOOTER)
 
 
+def _running_head_end(lines: Sequence[str], start: int) -> int:
+    """Index after the ``Section N-N`` head that closes the running heads of a page, or ``start``.
+
+    A page of this conversion opens with two to four running-head lines (Chapter, Part,
+    Division or Subdivision names, wrapped anywhere) and then ``##### Section 70-1``; all of
+    them are furniture. Without such a head among the first few lines, or with a marked heading
+    before it, nothing is taken.
+    """
+    seen = 0
+    for index in range(start, len(lines)):
+        line = lines[index].strip()
+        if not line:
+            continue
+        if _SECTION_HEAD.match(line):
+            return index + 1
+        seen += 1
+        if seen > _MAX_RUNNING_HEAD_LINES or line.startswith(("#", "-----")):
+            return start
+    return start
+
+
 def _content_lines(lines: Sequence[str]) -> list[tuple[int, str]]:
     """(line number, text) with furniture replaced by blank lines."""
     out: list[tuple[int, str]] = []
     page_head = True  # the top of a page: running heads until the first other line
+    skip_to = _running_head_end(lines, 0)
     for index, raw in enumerate(lines):
         line = raw.strip()
+        if index < skip_to:
+            page_head = False  # the running heads end at the ``Section`` head
+            out.append((index + 1, ""))
+            continue
         if line.startswith("-----"):
             page_head = True
+            skip_to = _running_head_end(lines, index + 1)
             out.append((index + 1, ""))
             continue
         if not line:
