@@ -12,6 +12,7 @@ from datetime import date
 from typing import Any
 
 from asat_corpus.corpus_build import CorpusBuild, load_corpus
+from asat_corpus.index_scope import IndexScopeError, index_scope_from_env
 from asat_corpus.provision import Bound, ProvisionTimeline, ProvisionVersion, VersionGap
 from asat_corpus.resolution import Resolution, Status, resolve
 from asat_corpus.sources import SourcesError, load_sources
@@ -82,7 +83,7 @@ def _label(version: ProvisionVersion) -> str:
 
 
 def _stats(build: CorpusBuild, as_json: bool) -> int:
-    per_compilation = []
+    per_compilation: list[dict[str, Any]] = []
     versions_by_register: dict[str, int] = {}
     gaps_by_act: dict[str, int] = {}
     for timeline in build.timelines.values():
@@ -117,8 +118,9 @@ def _stats(build: CorpusBuild, as_json: bool) -> int:
     versions = sum(len(t.versions) for t in build.timelines.values())
     try:
         vector_config = vector_config_from_env()
-    except VectorConfigError as error:
-        print(f"error: {error}", file=sys.stderr)
+        scope = index_scope_from_env()
+    except (VectorConfigError, IndexScopeError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     rulings_report = build.rulings_report
     summary: dict[str, Any] = {
@@ -139,14 +141,17 @@ def _stats(build: CorpusBuild, as_json: bool) -> int:
             "errors": rulings_report.errors if rulings_report else [],
         },
         "vector_config": vector_config.as_dict(),
-        "corpus_generation": build.generation(vector_config),
+        "index_scope": scope.as_dict(),
+        "corpus_generation": build.generation(vector_config, scope),
     }
     if as_json:
         print(json.dumps(summary, indent=2))
         return EXIT_OK
     print(f"corpus: {summary['corpus_dir']}  generation: {summary['corpus_generation']}")
     print(f"provisions: {summary['provisions']}  versions: {versions}  gaps: {summary['gaps']}")
-    header = f"{'act':<13} {'register id':<12} {'date':<10} {'format':<25} {'parsed':>7} {'versions':>8} {'unparsed':>8}"
+    header = (
+        f"{'act':<13} {'register id':<12} {'date':<10} {'format':<25} {'parsed':>7} {'versions':>8} {'unparsed':>8}"
+    )
     print(header)
     for row in per_compilation:
         print(

@@ -24,8 +24,9 @@ from asat_corpus.chunking import chunk_ruling, chunk_version
 from asat_corpus.endnotes import Endnotes
 from asat_corpus.generation import corpus_generation
 from asat_corpus.header_date import parse_header_date
-from asat_corpus.income_year import income_year_of, income_year_start
-from asat_corpus.index_payload import provision_payload, ruling_payload
+from asat_corpus.income_year import income_year_of, income_year_start, income_years_overlapping
+from asat_corpus.index_payload import gap_id, gap_payload, provision_payload, ruling_payload
+from asat_corpus.index_scope import IndexScope, RulingScope
 from asat_corpus.parse_report import CorpusFileError, ParseReport
 from asat_corpus.parsers.animus_markdown import parse_animus_markdown
 from asat_corpus.parsers.ato_ruling import parse_rulings
@@ -79,27 +80,74 @@ class CorpusBuild:
 
     def chunks(self, acts: Iterable[str] | None = None, rulings: bool = True) -> Iterator[tuple[Chunk, dict[str, Any]]]:
         """Every chunk with its index payload, legislation first, in a stable order."""
-        wanted = set(acts) if acts is not None else None
+        scope = IndexScope(tuple(acts) if acts is not None else None, RulingScope.ALL if rulings else RulingScope.NONE)
+        for item in self.index_items(scope):
+            if item.chunk is not None:
+                yield item.chunk, item.payload
+
+    def index_items(self, scope: IndexScope) -> Iterator[IndexItem]:
+        """What the index holds for ``scope``: provision chunks, gap markers, ruling chunks.
+
+        Only items reachable in at least one income year are included.
+        """
+        wanted = set(scope.acts) if scope.acts is not None else None
         for (act, _number), timeline in sorted(self.timelines.items()):
             if wanted is not None and act not in wanted:
                 continue
             for version in timeline.versions:
                 if not version.income_years:
                     continue
+                context = f"{version.act} s {version.number} {version.heading}"
                 for chunk in chunk_version(version):
-                    yield chunk, provision_payload(chunk, version)
-        if rulings:
-            for ruling in self.rulings:
-                validity = self.ruling_validities[ruling.id]
-                if not validity.income_years:
-                    continue
-                for chunk in chunk_ruling(ruling):
-                    yield chunk, ruling_payload(chunk, ruling, validity)
+                    yield IndexItem(
+                        chunk.id, chunk.text, f"{context}\n{chunk.text}", provision_payload(chunk, version), chunk
+                    )
+            yield from _gap_items(timeline, self.horizon)
+        for ruling in self.rulings:
+            if not scope.includes_ruling(ruling.doc_type):
+                continue
+            validity = self.ruling_validities[ruling.id]
+            if not validity.income_years:
+                continue
+            context = f"{ruling.id} {ruling.title}"
+            for chunk in chunk_ruling(ruling):
+                yield IndexItem(
+                    chunk.id, chunk.text, f"{context}\n{chunk.text}", ruling_payload(chunk, ruling, validity), chunk
+                )
 
-    def generation(self, vector_config: VectorConfig, acts: Iterable[str] | None = None, rulings: bool = True) -> str:
+    def generation(self, vector_config: VectorConfig, scope: IndexScope) -> str:
         return corpus_generation(
-            ((chunk.id, chunk.text, payload) for chunk, payload in self.chunks(acts, rulings)), vector_config
+            ((item.id, f"{item.text}\0{item.embed_text}", item.payload) for item in self.index_items(scope)),
+            vector_config,
         )
+
+
+@dataclass(frozen=True)
+class IndexItem:
+    """One point of the index: ``text`` is shown, ``embed_text`` is what the embedder sees."""
+
+    id: str
+    text: str
+    embed_text: str
+    payload: dict[str, Any]
+    chunk: Chunk | None  # None for a gap marker
+
+
+def _gap_items(timeline: ProvisionTimeline, horizon: int) -> Iterator[IndexItem]:
+    """Markers for the periods a provision was in force with its text not held.
+
+    A marker is embedded with the provision's heading and the text of the version nearest to
+    the gap, so a question about that provision finds it; it is shown only as the statement
+    that the text for the period is not held, never as law.
+    """
+    for gap in timeline.gaps:
+        years = list(income_years_overlapping(gap.start, gap.end, horizon))
+        if not years or not timeline.versions:
+            continue
+        nearest = min(timeline.versions, key=lambda v: abs((v.valid_from - gap.start).days))
+        payload = gap_payload(timeline, gap, nearest.heading, years)
+        embed = f"{gap.act} s {gap.number} {nearest.heading}\n{nearest.text[:1200]}"
+        yield IndexItem(gap_id(gap), payload["description"], embed, payload, None)
 
 
 def _parse_compilation(compilation: Compilation, corpus_dir: Path) -> CompilationResult:

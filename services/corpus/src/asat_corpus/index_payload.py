@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from asat_corpus.chunk import Chunk
-from asat_corpus.provision import ProvisionVersion
+from asat_corpus.provision import ProvisionTimeline, ProvisionVersion, VersionGap
 from asat_corpus.ruling import Ruling
 from asat_corpus.ruling_validity import RulingValidity
 
@@ -53,4 +53,35 @@ def ruling_payload(chunk: Chunk, ruling: Ruling, validity: RulingValidity) -> di
         "income_years": list(validity.income_years),
         "start": chunk.start,
         "end": chunk.end,
+    }
+
+
+def gap_id(gap: VersionGap) -> str:
+    return f"gap:{gap.act}:{gap.number}@{gap.start.isoformat()}"
+
+
+def gap_description(timeline: ProvisionTimeline, gap: VersionGap, heading: str) -> str:
+    acts = ", ".join(str(a) for a in gap.acts) or "no amending Act recorded"
+    return (
+        f"{gap.act} s {gap.number} {heading}: in force from {gap.start.isoformat()} to {gap.end.isoformat()}, "
+        f"but its text for that period is not held ({gap.reason}; amended by {acts})"
+    )
+
+
+def gap_payload(timeline: ProvisionTimeline, gap: VersionGap, heading: str, income_years: list[int]) -> dict[str, Any]:
+    """A marker that the provision was in force in these income years with its text not held."""
+    return {
+        "kind": "gap",
+        "chunk_id": gap_id(gap),
+        "source_id": gap_id(gap),
+        "parent_id": gap_id(gap),
+        "act": gap.act,
+        "provision": gap.number,
+        "heading": heading,
+        "valid_from": gap.start.isoformat(),
+        "valid_to": gap.end.isoformat(),
+        "income_years": income_years,
+        "amending_acts": [str(a) for a in gap.acts],
+        "reason": gap.reason,
+        "description": gap_description(timeline, gap, heading),
     }
