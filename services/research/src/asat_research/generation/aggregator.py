@@ -1,0 +1,65 @@
+"""An OpenRouter-style aggregator: the OpenAI wire format at a base URL, routed to whichever
+upstream provider serves the model.
+
+The request asks the router to use only providers that honour every parameter sent
+(``provider.require_parameters``), so the JSON schema should reach the model; if a provider
+drops it anyway, the reply fails the schema check and is refused with a
+:class:`~asat_research.generation.reply_parser.SchemaViolation` naming that provider. The
+upstream provider and the model the response reports are recorded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from openai.types.chat import ChatCompletion
+
+from asat_research.generation.chat_completions import complete, make_client, reply_content, reported_model
+from asat_research.generation.port import Generation, NumberedSpan, Selection
+from asat_research.generation.provider_label import provider_label
+from asat_research.generation.two_pass import DEFAULT_SEED, ModelReply, PassRequest, run_select, run_write
+
+NAME = "aggregator"
+DEFAULT_BASE_URL = "https://openrouter.ai/api/v1"
+ROUTING: dict[str, Any] = {"provider": {"require_parameters": True}}
+
+
+class AggregatorGenerator:
+    name = NAME
+
+    def __init__(
+        self,
+        base_url: str,
+        model: str,
+        api_key: str,
+        *,
+        seed: int = DEFAULT_SEED,
+        timeout: float = 60.0,
+        max_retries: int = 2,
+    ) -> None:
+        self.model = model
+        self.seed = seed
+        self.provider = provider_label(NAME, base_url)
+        self._client = make_client(base_url, api_key, timeout=timeout, max_retries=max_retries)
+
+    def select(self, question: str, spans: Sequence[NumberedSpan]) -> Selection:
+        return run_select(self._ask, question, spans, provider=self.provider, model=self.model)
+
+    def write(self, question: str, spans: Sequence[NumberedSpan]) -> Generation:
+        return run_write(self._ask, question, spans, provider=self.provider, model=self.model, seed=self.seed)
+
+    def _ask(self, request: PassRequest) -> ModelReply:
+        completion = complete(
+            self._client, who=self.provider, model=self.model, request=request, seed=self.seed, extra_body=ROUTING
+        )
+        answered_by = f"{self.provider}/{upstream_provider(completion)}"
+        content = reply_content(completion, who=answered_by)
+        return ModelReply(payload=content, provider=answered_by, model=reported_model(completion))
+
+
+def upstream_provider(completion: ChatCompletion) -> str:
+    """The ``provider`` field OpenRouter adds to the response, or ``unknown`` when absent."""
+    extra = completion.model_extra or {}
+    reported = extra.get("provider")
+    return reported if isinstance(reported, str) and reported else "unknown"
