@@ -1,0 +1,109 @@
+"""The only place ingest adapters are built: reads the environment, raises on anything unknown.
+
+| variable | values | default |
+|---|---|---|
+| ``ASAT_INDEX`` | ``edge`` (Qdrant Edge in-process), ``qdrant`` (server/cluster by URL), ``qdrant-local`` | ``edge`` |
+| ``ASAT_INDEX_DIR`` | directory of the Edge index or qdrant-local | ``var/index`` |
+| ``ASAT_QDRANT_URL`` / ``ASAT_QDRANT_API_KEY`` | server URL / key, for ``qdrant`` | |
+| ``ASAT_INDEX_COLLECTION`` | collection name | ``asat`` |
+| ``ASAT_VECTOR_CACHE_DIR`` | vector cache directory | ``var/vector-cache`` |
+| ``ASAT_EMBEDDER`` | ``minilm``, ``hash`` (tests only), ``openai``, ``ollama`` | ``minilm`` |
+| ``ASAT_EMBEDDER_MODEL`` / ``_DIM`` / ``_BASE_URL`` / ``_API_KEY`` | for ``openai`` / ``ollama`` | |
+| ``ASAT_INDEX_ACTS`` / ``ASAT_INDEX_RULINGS`` | the index scope (see ``asat_corpus.index_scope``) | all / ``public`` |
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from asat_corpus.index_scope import IndexScope, IndexScopeError, index_scope_from_env
+from asat_corpus.vector_config import VectorConfig, VectorConfigError, vector_config_from_env
+from asat_ingest.client_index import QdrantClientIndex
+from asat_ingest.edge_index import QdrantEdgeIndex
+from asat_ingest.embedder import Embedder
+from asat_ingest.hash_embedder import HashEmbedder
+from asat_ingest.minilm_embedder import MiniLmOnnxEmbedder
+from asat_ingest.ollama_embedder import OllamaEmbedder
+from asat_ingest.openai_embedder import OpenAICompatibleEmbedder
+from asat_ingest.vector_cache import VectorCache
+from asat_ingest.vector_index import DEFAULT_COLLECTION, VectorIndex
+
+INDEX_KINDS = ("edge", "qdrant", "qdrant-local")
+
+
+class ConfigError(ValueError):
+    """A setting is unknown or missing; the message names the variable and the choices."""
+
+
+@dataclass(frozen=True)
+class IngestConfig:
+    index_kind: str
+    index_dir: Path
+    qdrant_url: str | None
+    qdrant_api_key: str | None
+    collection: str
+    cache_dir: Path
+    vector_config: VectorConfig
+    embedder_base_url: str | None
+    embedder_api_key: str | None
+    scope: IndexScope
+
+
+def config_from_env(env: Mapping[str, str] | None = None) -> IngestConfig:
+    values = os.environ if env is None else env
+    kind = values.get("ASAT_INDEX", "edge")
+    if kind not in INDEX_KINDS:
+        raise ConfigError(f"unknown ASAT_INDEX={kind!r}; use one of: {', '.join(INDEX_KINDS)}")
+    url = values.get("ASAT_QDRANT_URL") or None
+    if kind == "qdrant" and not url:
+        raise ConfigError("ASAT_INDEX=qdrant needs ASAT_QDRANT_URL, e.g. http://localhost:6333")
+    try:
+        vector_config = vector_config_from_env(dict(values))
+        scope = index_scope_from_env(values)
+    except (VectorConfigError, IndexScopeError) as exc:
+        raise ConfigError(str(exc)) from exc
+    return IngestConfig(
+        index_kind=kind,
+        index_dir=Path(values.get("ASAT_INDEX_DIR", "var/index")),
+        qdrant_url=url,
+        qdrant_api_key=values.get("ASAT_QDRANT_API_KEY") or None,
+        collection=values.get("ASAT_INDEX_COLLECTION", DEFAULT_COLLECTION),
+        cache_dir=Path(values.get("ASAT_VECTOR_CACHE_DIR", "var/vector-cache")),
+        vector_config=vector_config,
+        embedder_base_url=values.get("ASAT_EMBEDDER_BASE_URL") or None,
+        embedder_api_key=values.get("ASAT_EMBEDDER_API_KEY") or None,
+        scope=scope,
+    )
+
+
+def build_embedder(config: IngestConfig) -> Embedder:
+    vc = config.vector_config
+    if vc.embedder == "minilm":
+        return MiniLmOnnxEmbedder()
+    if vc.embedder == "hash":
+        return HashEmbedder(vc.dim)
+    if vc.embedder == "openai":
+        if not config.embedder_base_url:
+            raise ConfigError("ASAT_EMBEDDER=openai needs ASAT_EMBEDDER_BASE_URL, e.g. http://localhost:8000/v1")
+        return OpenAICompatibleEmbedder(config.embedder_base_url, vc.model, vc.dim, api_key=config.embedder_api_key)
+    if vc.embedder == "ollama":
+        base = config.embedder_base_url or "http://127.0.0.1:11434"
+        return OllamaEmbedder(vc.model, vc.dim, base_url=base)
+    raise ConfigError(f"unknown embedder {vc.embedder!r}")  # vector_config_from_env already refuses these
+
+
+def build_index(config: IngestConfig) -> VectorIndex:
+    """Open (not create) the configured index. Edge takes the directory lock here."""
+    if config.index_kind == "edge":
+        return QdrantEdgeIndex(config.index_dir, config.collection)
+    if config.index_kind == "qdrant-local":
+        return QdrantClientIndex.local(str(config.index_dir), config.collection)
+    assert config.qdrant_url is not None
+    return QdrantClientIndex.from_url(config.qdrant_url, config.qdrant_api_key, config.collection)
+
+
+def build_cache(config: IngestConfig) -> VectorCache:
+    return VectorCache(config.cache_dir / "vectors.sqlite3")

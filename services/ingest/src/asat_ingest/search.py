@@ -1,0 +1,115 @@
+"""The query side of the index: a question and an income year in, filtered hybrid hits out."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from asat_corpus.income_year import MAX_INCOME_YEAR, MIN_INCOME_YEAR
+from asat_ingest.bm25 import Bm25Encoder
+from asat_ingest.embedder import Embedder
+from asat_ingest.vector_cache import VectorCache
+from asat_ingest.vector_index import VectorIndex
+
+MAX_QUERY_CHARS = 2000
+MAX_LIMIT = 100
+_QUERY_ENCODER = Bm25Encoder(avg_doc_len=1.0)  # query weights do not depend on document lengths
+
+
+class SearchInputError(ValueError):
+    """The search request is invalid; the message says what to change."""
+
+
+class TemporalViolationError(RuntimeError):
+    """A hit outside the requested income year came back: never served."""
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    chunk_id: str
+    source_id: str
+    score: float
+    dense_score: float
+    payload: dict[str, Any]
+
+
+def _cosine(a: Sequence[float], b: Sequence[float]) -> float:
+    dot = sum(x * y for x, y in zip(a, b, strict=True))
+    na = math.sqrt(sum(x * x for x in a))
+    nb = math.sqrt(sum(y * y for y in b))
+    return dot / (na * nb) if na and nb else 0.0
+
+
+def check_search_input(
+    query: str, income_year: int, limit: int, acts: Sequence[str] | None, known_acts: frozenset[str]
+) -> str:
+    cleaned = " ".join(query.split())
+    if not cleaned:
+        raise SearchInputError("the query is empty: send the question text")
+    if len(cleaned) > MAX_QUERY_CHARS:
+        raise SearchInputError(f"the query has {len(cleaned)} characters; the limit is {MAX_QUERY_CHARS}")
+    if not MIN_INCOME_YEAR <= income_year <= MAX_INCOME_YEAR:
+        raise SearchInputError(
+            f"income_year {income_year} is outside {MIN_INCOME_YEAR}-{MAX_INCOME_YEAR}; income year N runs "
+            "1 July N-1 to 30 June N"
+        )
+    if not 1 <= limit <= MAX_LIMIT:
+        raise SearchInputError(f"limit must be between 1 and {MAX_LIMIT}, got {limit}")
+    unknown = sorted(set(acts or ()) - known_acts)
+    if unknown:
+        raise SearchInputError(f"unknown act(s) {', '.join(unknown)}; known acts: {', '.join(sorted(known_acts))}")
+    return cleaned
+
+
+class IndexSearcher:
+    def __init__(self, index: VectorIndex, embedder: Embedder, cache: VectorCache, known_acts: frozenset[str]):
+        self._index = index
+        self._embedder = embedder
+        self._cache = cache
+        self.known_acts = known_acts
+
+    def search(
+        self,
+        query: str,
+        income_year: int,
+        limit: int = 20,
+        prefetch_limit: int = 100,
+        acts: Sequence[str] | None = None,
+        kinds: Sequence[str] | None = None,
+    ) -> list[SearchHit]:
+        cleaned = check_search_input(query, income_year, limit, acts, self.known_acts)
+        dense = self._embedder.embed([cleaned])[0]
+        sparse = _QUERY_ENCODER.encode_query(cleaned)
+        hits = self._index.hybrid_search(
+            dense,
+            sparse if not sparse.is_empty else None,
+            income_year,
+            limit,
+            max(prefetch_limit, limit),
+            acts=list(acts) if acts else None,
+            kinds=list(kinds) if kinds else None,
+        )
+        for hit in hits:
+            if income_year not in hit.payload.get("income_years", ()):
+                raise TemporalViolationError(
+                    f"the index returned {hit.id} outside income year {income_year}; refusing to serve it"
+                )
+        embed_texts = [str(hit.payload.get("embed_text", "")) for hit in hits]
+        cached = self._cache.get_many(self._embedder.identity, embed_texts)
+        missing = [t for t, v in zip(embed_texts, cached, strict=True) if v is None]
+        fresh = dict(zip(missing, self._embedder.embed(missing), strict=True)) if missing else {}
+        results = []
+        for hit, text, vector in zip(hits, embed_texts, cached, strict=True):
+            payload = {k: v for k, v in hit.payload.items() if k != "embed_text"}
+            results.append(
+                SearchHit(
+                    chunk_id=hit.id,
+                    source_id=str(payload.get("source_id", "")),
+                    score=hit.score,
+                    dense_score=_cosine(dense, vector if vector is not None else fresh[text]),
+                    payload=payload,
+                )
+            )
+        return results
