@@ -7,8 +7,8 @@ its own contract suite in test_embedders.py, and the full build is a benchmark.
 from __future__ import annotations
 
 import time
-from dataclasses import replace
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
