@@ -11,7 +11,7 @@
 # ever overwritten). Windows: install.ps1 does the same.
 #
 # Exit codes: 0 running; 1 bad usage or answer; 2 no Docker; 3 no Compose v2; 4 Docker daemon
-# not reachable; 5 a service failed or was not healthy in time.
+# not reachable; 5 a service failed or was not healthy in time; 6 the corpus is not found.
 set -euo pipefail
 
 COMPOSE_FILE_NAME="docker-compose.dev.yml"
@@ -27,8 +27,11 @@ POLL_SECONDS="${ASAT_INSTALL_POLL_SECONDS:-5}"
 say() { printf '%s\n' "$*"; }
 fail() {
   local code="$1"
-  shift
-  printf 'error: %s\n' "$@" >&2
+  printf 'error: %s\n' "$2" >&2
+  shift 2
+  if (($#)); then
+    printf '%s\n' "$@" >&2
+  fi
   exit "$code"
 }
 
@@ -210,6 +213,18 @@ write_env() {
   fill_passwords
 }
 
+# The corpus must be there before anything starts: an empty corpus would build an empty index.
+check_corpus() {
+  local dir
+  dir="$(env_value ASAT_CORPUS_HOST_DIR "$ENV_FILE")"
+  dir="${dir:-../shared/corpus}"
+  if [[ ! -f "$dir/SOURCES.json" ]]; then
+    fail 6 "the corpus is not at '$dir' (relative to $PWD): there is no SOURCES.json there." \
+      "  Set ASAT_CORPUS_HOST_DIR in .env to the corpus folder (the one holding SOURCES.json)," \
+      "  then run ./install.sh again."
+  fi
+}
+
 is_one_shot() {
   local name
   for name in "${ONE_SHOT_SERVICES[@]}"; do
@@ -308,6 +323,7 @@ main() {
   fi
   write_env "$mode"
   ((start)) || return 0
+  check_corpus
   say "building and starting (docker compose -f $COMPOSE_FILE_NAME up -d --build)"
   compose up -d --build --remove-orphans
   wait_healthy

@@ -60,13 +60,15 @@ def split_volume(entry: str) -> tuple[str, str, str]:
     return source, target, mode[0] if mode else "rw"
 
 
-def volume_mounts(service: dict[str, Any]) -> list[tuple[str, str]]:
-    """(source, target) of each volume entry (the short syntax only)."""
+def volume_mounts(service: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """(source, target, mode) of each volume entry, short or long syntax."""
     mounts = []
     for entry in service.get("volumes") or []:
-        assert isinstance(entry, str), "use the short volume syntax (source:target[:mode])"
-        source, target, _ = split_volume(entry)
-        mounts.append((source, target))
+        if isinstance(entry, str):
+            mounts.append(split_volume(entry))
+        else:
+            mode = "ro" if entry.get("read_only") else "rw"
+            mounts.append((entry.get("source", ""), entry["target"], mode))
     return mounts
 
 
@@ -173,7 +175,7 @@ def test_qdrant_keeps_no_volume(which: str, dev_compose: dict[str, Any], cluster
     for name, spec in services_of(compose).items():
         if str(spec.get("image", "")).startswith("qdrant/"):
             assert not spec.get("volumes"), f"{name}: the index is rebuilt from the corpus; no storage volume"
-        assert all(target != "/qdrant/storage" for _, target in volume_mounts(spec))
+        assert all(target != "/qdrant/storage" for _, target, _ in volume_mounts(spec))
     assert not any("qdrant" in volume for volume in compose.get("volumes") or {})
 
 
@@ -182,7 +184,7 @@ def test_vector_cache_is_a_named_volume_shared_by_the_build_and_the_service(dev_
     for name in ("ingest-build", "ingest"):
         spec = services_of(dev_compose)[name]
         cache_dir = environment(spec)["ASAT_VECTOR_CACHE_DIR"]
-        holders = [source for source, target in volume_mounts(spec) if cache_dir.startswith(target.rstrip("/") + "/")]
+        holders = [source for source, target, _ in volume_mounts(spec) if cache_dir.startswith(target.rstrip("/") + "/")]
         assert holders and holders[0] in named, f"{name}: {cache_dir} is not on a named volume"
 
 
@@ -190,8 +192,10 @@ def test_corpus_is_mounted_read_only(dev_compose: dict[str, Any]) -> None:
     for name in ("ingest-build", "ingest", "research"):
         spec = services_of(dev_compose)[name]
         corpus_dir = environment(spec)["ASAT_CORPUS_DIR"]
-        modes = [mode for _, target, mode in map(split_volume, spec["volumes"]) if target == corpus_dir]
-        assert modes == ["ro"], f"{name}: mount the corpus at {corpus_dir} read-only"
+        mounts = [entry for entry in spec["volumes"] if isinstance(entry, dict) and entry["target"] == corpus_dir]
+        assert len(mounts) == 1, f"{name}: mount the corpus at {corpus_dir} with the long syntax"
+        assert mounts[0]["type"] == "bind"
+        assert mounts[0]["read_only"] is True, f"{name}: mount the corpus read-only"
 
 
 @pytest.mark.parametrize("path", [DEV_COMPOSE, CLUSTER_COMPOSE], ids=lambda p: p.name)
@@ -221,7 +225,7 @@ def test_images_built_here_come_from_a_service_dockerfile(dev_compose: dict[str,
 
 def test_bind_mounted_files_exist(dev_compose: dict[str, Any]) -> None:
     for spec in services_of(dev_compose).values():
-        for source, _ in volume_mounts(spec):
+        for source, _, _ in volume_mounts(spec):
             if source.startswith("./"):
                 assert (REPO_ROOT / source).exists(), source
 
