@@ -1,0 +1,112 @@
+"""Static checks of services/*/Dockerfile and .dockerignore: pinned slim base, non-root user,
+health check without curl, the domain package installed first, no pip cache, a context that
+carries no secrets."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from compose_model import DEV_COMPOSE, REPO_ROOT, SERVICE_DOCKERFILES, load_yaml, services_of
+
+PINNED_PYTHON = re.compile(r"^python:3\.11\.\d+-slim-(bookworm|trixie)$")
+PORTS = {"verifier": 8710, "ingest": 8720, "research": 8730}
+
+
+def instructions(path: Path) -> list[tuple[str, str]]:
+    """(INSTRUCTION, arguments) with continuation lines joined and comments dropped."""
+    joined = re.sub(r"\\\n", " ", path.read_text(encoding="utf-8"))
+    result = []
+    for line in joined.splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            keyword, _, rest = line.partition(" ")
+            result.append((keyword.upper(), rest.strip()))
+    return result
+
+
+def final_stage(path: Path) -> list[tuple[str, str]]:
+    steps = instructions(path)
+    last_from = max(index for index, (keyword, _) in enumerate(steps) if keyword == "FROM")
+    return steps[last_from:]
+
+
+@pytest.fixture(params=sorted(SERVICE_DOCKERFILES), ids=str)
+def service(request: pytest.FixtureRequest) -> str:
+    name: str = request.param
+    return name
+
+
+def test_every_service_has_a_dockerfile_and_the_corpus_library_none() -> None:
+    assert all(path.is_file() for path in SERVICE_DOCKERFILES.values())
+    assert not (REPO_ROOT / "services" / "corpus" / "Dockerfile").exists()
+
+
+def test_base_image_is_an_exact_slim_python_3_11(service: str) -> None:
+    bases = [args.split()[0] for keyword, args in instructions(SERVICE_DOCKERFILES[service]) if keyword == "FROM"]
+    assert bases
+    assert all(PINNED_PYTHON.match(base) for base in bases), bases
+
+
+def test_every_service_uses_the_same_base() -> None:
+    bases = {
+        args.split()[0]
+        for path in SERVICE_DOCKERFILES.values()
+        for keyword, args in instructions(path)
+        if keyword == "FROM"
+    }
+    assert len(bases) == 1, bases
+
+
+def test_runs_as_a_non_root_user(service: str) -> None:
+    users = [args for keyword, args in final_stage(SERVICE_DOCKERFILES[service]) if keyword == "USER"]
+    assert users, "the final stage sets USER"
+    user = users[-1].split(":")[0]
+    assert user not in {"root", "0"}
+    steps = final_stage(SERVICE_DOCKERFILES[service])
+    user_at = max(i for i, (keyword, _) in enumerate(steps) if keyword == "USER")
+    assert not any(keyword == "RUN" for keyword, _ in steps[user_at:]), "nothing runs as root after USER"
+
+
+def test_health_check_uses_python_on_the_service_port(service: str) -> None:
+    checks = [args for keyword, args in final_stage(SERVICE_DOCKERFILES[service]) if keyword == "HEALTHCHECK"]
+    assert len(checks) == 1
+    assert '"python"' in checks[0] and "/healthz" in checks[0]
+    assert not re.search(r"\b(curl|wget)\b", checks[0])
+    assert str(PORTS[service]) in checks[0]
+    exposed = [args for keyword, args in final_stage(SERVICE_DOCKERFILES[service]) if keyword == "EXPOSE"]
+    assert exposed == [str(PORTS[service])]
+
+
+def test_compose_health_check_probes_the_exposed_port(service: str) -> None:
+    compose = services_of(load_yaml(DEV_COMPOSE))
+    check = " ".join(compose[service]["healthcheck"]["test"])
+    assert f"127.0.0.1:{PORTS[service]}/healthz" in check
+
+
+def test_corpus_package_is_installed_before_the_service(service: str) -> None:
+    for keyword, args in instructions(SERVICE_DOCKERFILES[service]):
+        if keyword == "RUN" and "pip " in args:
+            assert "--no-cache-dir" in args, args
+            corpus_at, service_at = args.find("corpus"), args.find(service)
+            assert 0 <= corpus_at < service_at, args
+
+
+def test_copied_sources_exist_and_are_only_pyproject_and_src(service: str) -> None:
+    for keyword, args in instructions(SERVICE_DOCKERFILES[service]):
+        if keyword == "COPY" and "--from" not in args:
+            source = args.split()[0]
+            assert (REPO_ROOT / source).exists(), source
+            assert source.endswith(("pyproject.toml", "/src")), source
+
+
+def test_dockerignore_allows_only_package_sources() -> None:
+    lines = [
+        line.strip()
+        for line in (REPO_ROOT / ".dockerignore").read_text(encoding="utf-8").splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
+    assert lines[0] == "*", "ignore everything, then allow what the images need"
+    allowed = {line[1:] for line in lines if line.startswith("!")}
+    assert allowed == {"services/*/pyproject.toml", "services/*/src"}
