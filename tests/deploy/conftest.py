@@ -12,7 +12,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from compose_model import CLUSTER_COMPOSE, DEV_COMPOSE, load_yaml, merge_override  # noqa: E402
+from compose_model import CLUSTER_COMPOSE, DEV_COMPOSE, load_yaml, merge_override
 
 
 @pytest.fixture(scope="session")

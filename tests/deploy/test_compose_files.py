@@ -88,7 +88,9 @@ def test_compose_file_is_valid_against_the_compose_spec_schema(validator: Any, p
     assert errors == []
 
 
-def test_merged_cluster_composition_is_valid_against_the_schema(validator: Any, cluster_compose: dict[str, Any]) -> None:
+def test_merged_cluster_composition_is_valid_against_the_schema(
+    validator: Any, cluster_compose: dict[str, Any]
+) -> None:
     assert list(validator.iter_errors(cluster_compose)) == []
 
 
@@ -98,11 +100,16 @@ def test_schema_rejects_an_unknown_depends_on_condition(validator: Any, dev_comp
 
 
 @pytest.mark.parametrize("which", ["dev", "cluster"])
-def test_every_depends_on_target_exists(which: str, dev_compose: dict[str, Any], cluster_compose: dict[str, Any]) -> None:
+def test_every_depends_on_target_exists(
+    which: str, dev_compose: dict[str, Any], cluster_compose: dict[str, Any]
+) -> None:
     compose = dev_compose if which == "dev" else cluster_compose
     services = services_of(compose)
     missing = {
-        (name, target) for name, spec in services.items() for target in depends_on_targets(spec) if target not in services
+        (name, target)
+        for name, spec in services.items()
+        for target in depends_on_targets(spec)
+        if target not in services
     }
     assert missing == set()
 
@@ -129,9 +136,7 @@ def test_every_long_running_service_has_a_health_check(
 ) -> None:
     compose = dev_compose if which == "dev" else cluster_compose
     unchecked = {
-        name
-        for name in long_running(compose)
-        if not (services_of(compose)[name].get("healthcheck") or {}).get("test")
+        name for name in long_running(compose) if not (services_of(compose)[name].get("healthcheck") or {}).get("test")
     }
     assert unchecked == set()
 
@@ -184,7 +189,9 @@ def test_vector_cache_is_a_named_volume_shared_by_the_build_and_the_service(dev_
     for name in ("ingest-build", "ingest"):
         spec = services_of(dev_compose)[name]
         cache_dir = environment(spec)["ASAT_VECTOR_CACHE_DIR"]
-        holders = [source for source, target, _ in volume_mounts(spec) if cache_dir.startswith(target.rstrip("/") + "/")]
+        holders = [
+            source for source, target, _ in volume_mounts(spec) if cache_dir.startswith(target.rstrip("/") + "/")
+        ]
         assert holders and holders[0] in named, f"{name}: {cache_dir} is not on a named volume"
 
 

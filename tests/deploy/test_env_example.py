@@ -19,7 +19,9 @@ def example_keys() -> dict[str, str]:
 
 def compose_variables(path: Path) -> set[str]:
     """Variables interpolated in the file's YAML (comments excluded; ``$$`` is a literal ``$``)."""
-    text = "\n".join(line for line in path.read_text(encoding="utf-8").splitlines() if not line.lstrip().startswith("#"))
+    text = "\n".join(
+        line for line in path.read_text(encoding="utf-8").splitlines() if not line.lstrip().startswith("#")
+    )
     return set(INTERPOLATION.findall(text.replace("$$", "")))
 
 
