@@ -26,7 +26,7 @@ __all__ = ["parse_animus_markdown", "parse_animus_markdown_text"]
 _MARKED = re.compile(r"^(#{1,6})\s*(.*?)\s*$")
 _LEVELS = r"(?:Chapter|Part|Division|Subdivision)"
 _SECTION_HEAD = re.compile(r"^#{1,6}\s*Section\s+\d+[A-Z]*-\d+[A-Z]*$")
-_MAX_RUNNING_HEAD_LINES = 5
+_MAX_RUNNING_HEAD_LINES = 8  # three heads, each wrapped at most once; four lines in the corpus
 _FOOTER = (
     re.compile(r"^-{3,}$"),
     re.compile(r"^_{5,}$"),
@@ -46,6 +46,12 @@ _SECTION = re.compile(r"^(\d+[A-Z]*-\d+[A-Z]*)\s+(\S.*)$")
 _TOC = re.compile(r"^Table of (?:sections|subdivisions)\b", re.IGNORECASE)
 _REPEALED = re.compile(r"^\(?Repealed\)?\.?$", re.IGNORECASE)
 _CONTINUATION = re.compile(r"^(?:[a-z]|\*\s*[a-z])")
+_INNER_MARKER = re.compile(r"(?<!\S)#{1,6}(?!\S)")  # ``(a) ###### is made``: a stray heading mark
+_SPACE_AFTER_OPEN = re.compile(r"\(\s+(?=\S)")  # ``( **_CGT_** )`` once emphasis is gone
+_SPACE_BEFORE_CLOSE = re.compile(r"(?<=[^\s(])\s+(?=[):?])")
+_SPACED_FRACTION = re.compile(r"(?<=\d) / (?=\d)")  # ``60 / 100``; the authorised text has ``60/100``
+_PLACEHOLDER_CELL = re.compile(r"(?<=\|)\s*Col\d+\s*(?=\|)")  # an empty header cell named by the converter
+_BULLET = re.compile(r"^-\s+(?=[*(A-Za-z])")  # the authorised text writes the bullet ``•``
 
 
 class _Kind(Enum):
@@ -133,7 +139,7 @@ def _heading_level(line: str) -> tuple[int, str]:
 
 
 def _classify(line_no: int, text: str) -> _Event:
-    cleaned = strip_emphasis(text)
+    cleaned = strip_emphasis(_INNER_MARKER.sub(" ", text))
     match = _STRUCTURE.match(cleaned)
     if match:
         return _Event(_Kind.STRUCTURE, line_no, cleaned, match.groups())
@@ -180,7 +186,8 @@ def _events(lines: Sequence[tuple[int, str]]) -> list[_Event]:
             after_blank = True
             continue
         level, text = _heading_level(line)
-        is_heading = 1 <= level <= 5 and bool(text)
+        bullet = bool(_BULLET.match(text))  # ``### - the *market value``: a list item, never a heading
+        is_heading = 1 <= level <= 5 and bool(text) and not bullet
         if is_heading and heading_parts and level == heading_level:
             heading_parts.append(text)  # a heading wrapped onto the next line
         elif is_heading and not (after_blank and _CONTINUATION.match(text) and not heading_parts):
@@ -191,6 +198,8 @@ def _events(lines: Sequence[tuple[int, str]]) -> list[_Event]:
             heading_line = line_no
         else:
             flush_heading()
+            if bullet:
+                flush_body()  # each list item is a line of its own, as in the authorised text
             if not body_parts:
                 body_line = line_no
             body_parts.append(text)
@@ -198,6 +207,16 @@ def _events(lines: Sequence[tuple[int, str]]) -> list[_Event]:
     flush_heading()
     flush_body()
     return events
+
+
+def _body_text(text: str) -> str:
+    """One body block as canonical text: markup, stray heading marks and PDF spacing removed."""
+    cleaned = _PLACEHOLDER_CELL.sub("", _INNER_MARKER.sub(" ", text))
+    cleaned = strip_emphasis(cleaned, spaced_defined_terms=True)
+    cleaned = _SPACE_AFTER_OPEN.sub("(", cleaned)
+    cleaned = _SPACE_BEFORE_CLOSE.sub("", cleaned)
+    cleaned = _SPACED_FRACTION.sub("/", cleaned)
+    return _BULLET.sub("\u2022 ", cleaned)
 
 
 class _FileParser:
@@ -242,7 +261,7 @@ class _FileParser:
                 if self.pending_group:
                     self.open.lines.append(self.pending_group)
                     self.pending_group = None
-                cleaned = strip_emphasis(event.text, spaced_defined_terms=True)
+                cleaned = _body_text(event.text)
                 if cleaned:
                     self.open.lines.append(cleaned)
         self._close()

@@ -13,7 +13,7 @@ from asat_corpus.provision import Subsection
 
 _BOLD = re.compile(r"\*\*+")
 _ESCAPED_ASTERISK = re.compile(r"\\\*")
-_SPACED_DEFINED_TERM = re.compile(r"(?<![\w*])\*[ \t]+(?=[A-Za-z])")
+_SPACED_DEFINED_TERM = re.compile(r"(?<![\w*])\*[ \t]+(?=[A-Za-z0-9])")
 _UNDERSCORES = re.compile(r"_+")
 _WHITESPACE = re.compile(r"\s+")
 _SPACE_BEFORE_PUNCT = re.compile(r"(?<=\S)\s+([.,;])(?=\s|$)")
@@ -30,7 +30,8 @@ def strip_emphasis(text: str, *, spaced_defined_terms: bool = False) -> str:
     """Remove Markdown emphasis (``**``, ``_``) but keep the defined-term asterisk.
 
     ``*business`` stays ``*business``; with ``spaced_defined_terms`` (the animus PDF
-    conversion writes ``* business``) the space after a lone asterisk is removed too. A space
+    conversion writes ``* business``, ``* 100% subsidiary``) the space after a lone asterisk
+    is removed too. A space
     the markup left before ``.``, ``,`` or ``;`` is removed.
     """
     out = _ESCAPED_ASTERISK.sub("*", text)
