@@ -1,11 +1,17 @@
 """Parser for the ``animus-pdf-markdown`` format: ITAA 1997 C2024C00046 converted from PDF.
 
-Page furniture (running heads, ``##### Section 70-1`` heads, page numbers, the compilation
-and "Authorised Version" footers, the asterisk footnote, ``-----`` page breaks) is dropped.
-Lines of one paragraph are wrapped (often each prefixed ``######``) and are joined; a block
-that starts in lower case continues the previous one across a page break. A heading-marked
-line that continues the heading above it is joined to that heading; one that starts in lower
-case after a blank line is body text. Numbers keep their hyphens in this conversion.
+Page furniture is dropped: every running-head line at the top of a page down to and including
+its ``##### Section 70-1`` head (the Chapter/Part/Division names wrap anywhere, so they are
+recognised by position, not by shape), page numbers, the compilation and "Authorised Version"
+footers, the asterisk footnote and ``-----`` page breaks. Lines of one paragraph are wrapped
+(often each prefixed ``######``) and are joined; a block that starts in lower case continues
+the previous one across a page break. A heading-marked line that continues the heading above
+it is joined to that heading; one that starts in lower case after a blank line, or that is a
+list item (``### - the *market value``), is body text. In body text, stray heading marks
+(``(a) ###### is made``), the spaces the conversion leaves inside brackets and in fractions,
+and the converter's ``Col2`` header cells are removed, and a list item's ``-`` becomes ``•`` as
+in the authorised text. Numbers keep their hyphens in this conversion; no word is hyphenated
+across lines in it.
 """
 
 from __future__ import annotations
