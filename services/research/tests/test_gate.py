@@ -12,7 +12,8 @@ GOOD = GateEvidence(
     income_year=2015,
     day_given=False,
     top_score=0.7,
-    gap_ahead=None,
+    gap_score=None,
+    gap_description=None,
     verified_claims=2,
     failed_claims=0,
     supporting_sources=("itaa1997 s 328-110",),
@@ -28,7 +29,7 @@ def test_answers_when_every_rule_passes() -> None:
 def test_each_rule_abstains_with_its_reason() -> None:
     cases = {
         Decision.ABSTAIN_TEMPORAL_VIOLATION: replace(GOOD, out_of_period_citations=("itaa1997:328-110@C2026C00122",)),
-        Decision.ABSTAIN_TEXT_NOT_HELD: replace(GOOD, gap_ahead="itaa1997 s 328-110: text not held for FY2019"),
+        Decision.ABSTAIN_TEXT_NOT_HELD: replace(GOOD, gap_score=0.68, gap_description="328-110: text not held"),
         Decision.ABSTAIN_NOTHING_RETRIEVED: replace(GOOD, top_score=None),
         Decision.ABSTAIN_LOW_RELEVANCE: replace(GOOD, top_score=0.39),
         Decision.ABSTAIN_NO_VERIFIED_CLAIM: replace(GOOD, verified_claims=0, failed_claims=3),
@@ -65,9 +66,15 @@ def test_never_answers_without_a_verified_claim_or_with_a_temporal_violation(
         verified_claims=verified,
         failed_claims=failed,
         supporting_sources=tuple(sources),
-        gap_ahead="gap" if gap else None,
+        gap_score=1.0 if gap else None,
+        gap_description="gap" if gap else None,
         out_of_period_citations=("x",) if violation else (),
     )
     result = decide(evidence, CONFIG)
     if result.answered:
         assert verified > 0 and not gap and not violation and score >= CONFIG.min_score and sources
+
+
+def test_a_gap_well_below_the_best_passage_does_not_block_the_answer() -> None:
+    assert decide(replace(GOOD, gap_score=0.5, gap_description="x"), CONFIG).answered
+    assert not decide(replace(GOOD, gap_score=0.66, gap_description="x"), CONFIG).answered

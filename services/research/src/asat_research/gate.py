@@ -4,7 +4,8 @@ It answers only when every rule below passes, and otherwise abstains with every 
 applies (the first is the decision):
 
 1. No citation outside the income year (checked again here; retrieval filters already).
-2. The best retrieved provision is not one whose text for the year is not held (a gap).
+2. No provision whose text for the year is not held (a gap marker in the index) scores within
+   ``gap_margin`` of the best held passage: the law that answers may be the text we lack.
 3. The reranker's best score reaches ``min_score`` on its own calibrated scale.
 4. At least one claim verified (integrity and groundedness), and only verified claims are
    shown; claims that failed are dropped and counted.
@@ -35,6 +36,7 @@ class Decision(StrEnum):
 class GateConfig:
     min_score: float
     min_sources: int = 1
+    gap_margin: float = 0.05
     scale: str = "cosine"
 
 
@@ -51,7 +53,8 @@ class GateEvidence:
     income_year: int
     day_given: bool
     top_score: float | None
-    gap_ahead: str | None  # a not-held provision ranked above every held one: its description
+    gap_score: float | None  # best score of a marker for text in force this year but not held
+    gap_description: str | None
     verified_claims: int
     failed_claims: int
     supporting_sources: tuple[str, ...]  # distinct provision/ruling keys behind verified claims
@@ -80,8 +83,12 @@ def decide(evidence: GateEvidence, config: GateConfig) -> GateResult:
                 + ", ".join(evidence.out_of_period_citations),
             )
         )
-    if evidence.gap_ahead is not None:
-        failed.append((Decision.ABSTAIN_TEXT_NOT_HELD, evidence.gap_ahead))
+    if evidence.gap_score is not None and (
+        evidence.top_score is None or evidence.gap_score >= evidence.top_score - config.gap_margin
+    ):
+        failed.append(
+            (Decision.ABSTAIN_TEXT_NOT_HELD, evidence.gap_description or "the text in force then is not held")
+        )
     if evidence.top_score is None:
         failed.append(
             (

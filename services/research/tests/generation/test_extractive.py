@@ -39,3 +39,13 @@ def test_each_claim_is_exactly_its_span() -> None:
 def test_deterministic() -> None:
     generator = ExtractiveGenerator()
     assert generator.select("turnover small business", SPANS) == generator.select("turnover small business", SPANS)
+
+
+def test_a_question_asking_for_an_amount_prefers_spans_that_state_one() -> None:
+    spans = [
+        _span(1, "Note 1: Subsection 328-120(5) provides for how to work out your annual turnover."),
+        _span(2, "(3) However, you are not a small business entity for an income year if so provided."),
+        _span(3, "(i) your aggregated turnover for the previous year was less than $2 million;"),
+    ]
+    selection = ExtractiveGenerator(max_spans=1).select("What aggregated turnover made a small business entity?", spans)
+    assert selection.keys == ("S3",)

@@ -1,8 +1,9 @@
 """The extractive generator: no model. It quotes the most relevant spans; it does not conclude.
 
 Pass 1 scores every offered span by the share of the question's content words it contains,
-plus a prior for the order it was offered in (retrieval rank), and keeps the best few that are
-long enough to quote. Pass 2 makes one claim per selected span whose text *is* the span, so a
+plus a prior for the order it was offered in (retrieval rank), plus a bonus when the question
+asks for an amount, rate or date and the span states one; it keeps the best few that are long
+enough to quote. Pass 2 makes one claim per selected span whose text *is* the span, so a
 claim never says more than its quote. Deterministic: same input, same output.
 """
 
@@ -24,13 +25,93 @@ MIN_CHARS = 25
 MIN_WORDS = 4
 _WORD = re.compile(r"[a-z0-9$%]+(?:[-.,][a-z0-9]+)*")
 _STOP = frozenset(
-    ["a", "an", "and", "are", "as", "at", "be", "been", "by", "can", "could", "did", "do", "does", "for", "from", "had", "has", "have", "how", "i", "if", "in", "into", "is", "it", "its", "my", "of", "on", "or", "our", "she", "he", "her", "his", "their", "them", "they", "this", "that", "the", "to", "was", "were", "what", "when", "where", "which", "who", "will", "with", "would", "you", "your", "client", "clients", "claim"]
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "been",
+        "by",
+        "can",
+        "could",
+        "did",
+        "do",
+        "does",
+        "for",
+        "from",
+        "had",
+        "has",
+        "have",
+        "how",
+        "i",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "my",
+        "of",
+        "on",
+        "or",
+        "our",
+        "she",
+        "he",
+        "her",
+        "his",
+        "their",
+        "them",
+        "they",
+        "this",
+        "that",
+        "the",
+        "to",
+        "was",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "who",
+        "will",
+        "with",
+        "would",
+        "you",
+        "your",
+        "client",
+        "clients",
+        "claim",
+    ]
 )
 
 
 def _content_words(text: str) -> set[str]:
     words = {w.strip(".,") for w in _WORD.findall(text.casefold())}
     return {w[:6] for w in words if w not in _STOP and len(w) > 1}
+
+
+_ASKS_AMOUNT = re.compile(
+    r"\b(how much|how many|what (?:is |was |were |are )?(?:the )?(?:\w+ ){0,3}"
+    r"(?:threshold|amount|limit|cap|rate|percentage|turnover|age|value|maximum|minimum|period))\b",
+    re.IGNORECASE,
+)
+_ASKS_WHEN = re.compile(r"\b(when|what date|by what date|how long)\b", re.IGNORECASE)
+_AMOUNT = re.compile(r"\$\s?\d|\d\s?%|\bper cent\b|\b\d+(?:,\d{3})*(?:\.\d+)?\s?(?:million|billion)\b")
+_TIME = re.compile(
+    r"\b\d{1,2} (?:January|February|March|April|May|June|July|August|September|October|November|December)\b|\b\d+ (?:days|months|years)\b"
+)
+ANSWER_TYPE_BONUS = 0.3
+
+
+def _answer_type_bonus(question: str, text: str) -> float:
+    if _ASKS_AMOUNT.search(question) and _AMOUNT.search(text):
+        return ANSWER_TYPE_BONUS
+    if _ASKS_WHEN.search(question) and _TIME.search(text):
+        return ANSWER_TYPE_BONUS
+    return 0.0
 
 
 def _quotable(text: str) -> bool:
@@ -51,7 +132,8 @@ class ExtractiveGenerator:
                 continue
             overlap = len(wanted & _content_words(span.text)) / len(wanted) if wanted else 0.0
             prior = 1.0 / (1.0 + rank / 8.0)
-            scored.append((-(overlap + 0.25 * prior), rank, span.key))
+            bonus = _answer_type_bonus(question, span.text)
+            scored.append((-(overlap + 0.25 * prior + bonus), rank, span.key))
         scored.sort()
         chosen = {key for _, _, key in scored[: self.max_spans]}
         # Keep the offered (retrieval) order among the chosen spans.

@@ -1,0 +1,124 @@
+"""The only place research adapters are built. Reads the environment; raises on anything unknown.
+
+| variable | meaning | default |
+|---|---|---|
+| ``ASAT_INGEST_URL`` | the index service | ``http://127.0.0.1:8720`` |
+| ``ASAT_VERIFIER_URL`` | the verifier service | ``http://127.0.0.1:8710`` |
+| ``ASAT_DATABASE_URL`` | Postgres as the audit app role (INSERT+SELECT only) | required |
+| ``ASAT_RERANKER`` | ``embedding-cosine`` or ``cross-encoder`` (with ``ASAT_RERANKER_MODEL``, a path) | ``embedding-cosine`` |
+| ``ASAT_GATE_MIN_SCORE`` | the gate's relevance threshold on the reranker's scale | per reranker |
+| ``ASAT_GENERATION_*`` | see ``asat_research.generation.factory`` | extractive |
+| ``ASAT_EMBEDDER``, ``ASAT_INDEX_ACTS``, ``ASAT_INDEX_RULINGS`` | must match the index service | |
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from asat_corpus.corpus_build import CorpusBuild, load_corpus
+from asat_corpus.index_scope import IndexScopeError, index_scope_from_env
+from asat_corpus.vector_config import VectorConfigError, vector_config_from_env
+from asat_research.audit.store import AuditStore
+from asat_research.audit_connection import ReconnectingAuditStore
+from asat_research.corpus_view import CorpusView
+from asat_research.gate import GateConfig
+from asat_research.generation.factory import GenerationConfigError, build_generator
+from asat_research.pipeline import PipelineSettings, ResearchPipeline, ResearchPorts
+from asat_research.rerank import CrossEncoderReranker, EmbeddingCosineReranker, Reranker
+from asat_research.retrieval_http import HttpRetriever
+from asat_research.verifier_client import HttpVerifierClient
+
+# Calibrated on the project's suite with scripts/calibrate_gate.py (see README); a target, per reranker.
+DEFAULT_MIN_SCORE = {"embedding-cosine": 0.30, "cross-encoder": 0.0}
+RERANKERS = ("embedding-cosine", "cross-encoder")
+
+
+class ResearchConfigError(ValueError):
+    pass
+
+
+@dataclass
+class ResearchService:
+    pipeline: ResearchPipeline
+    health: dict[str, Callable[[], Any]]
+    closers: list[Callable[[], None]]
+
+    def close(self) -> None:
+        for close in self.closers:
+            close()
+
+
+def build_reranker(values: Mapping[str, str]) -> Reranker:
+    name = values.get("ASAT_RERANKER", "embedding-cosine")
+    if name == "embedding-cosine":
+        return EmbeddingCosineReranker()
+    if name == "cross-encoder":
+        path = values.get("ASAT_RERANKER_MODEL", "")
+        if not path or not Path(path).is_dir():
+            raise ResearchConfigError(
+                f"ASAT_RERANKER=cross-encoder needs ASAT_RERANKER_MODEL set to a local model directory (got {path!r})"
+            )
+        return CrossEncoderReranker(Path(path))
+    raise ResearchConfigError(f"unknown ASAT_RERANKER={name!r}; use one of: {', '.join(RERANKERS)}")
+
+
+def gate_config(values: Mapping[str, str], reranker: Reranker) -> GateConfig:
+    key = "cross-encoder" if reranker.name.startswith("cross-encoder") else "embedding-cosine"
+    raw = values.get("ASAT_GATE_MIN_SCORE")
+    try:
+        threshold = float(raw) if raw else DEFAULT_MIN_SCORE[key]
+    except ValueError as exc:
+        raise ResearchConfigError(f"ASAT_GATE_MIN_SCORE={raw!r} is not a number") from exc
+    return GateConfig(min_score=threshold, scale=reranker.scale)
+
+
+def build_service(
+    env: Mapping[str, str] | None = None,
+    corpus: CorpusBuild | None = None,
+    audit: AuditStore | None = None,
+) -> ResearchService:
+    values = dict(os.environ if env is None else env)
+    try:
+        vector_config = vector_config_from_env(values)
+        scope = index_scope_from_env(values)
+        generator = build_generator(values)
+    except (VectorConfigError, IndexScopeError, GenerationConfigError) as exc:
+        raise ResearchConfigError(str(exc)) from exc
+    reranker = build_reranker(values)
+    gate = gate_config(values, reranker)
+    closers: list[Callable[[], None]] = []
+    if audit is None:
+        url = values.get("ASAT_DATABASE_URL", "")
+        if not url:
+            raise ResearchConfigError(
+                "ASAT_DATABASE_URL is not set: point it at Postgres as the audit app role "
+                "(INSERT and SELECT only), e.g. postgresql://asat_app@127.0.0.1:5432/asat"
+            )
+        store = ReconnectingAuditStore(url)
+        closers.append(store.close)
+        audit = store
+    retriever = HttpRetriever(values.get("ASAT_INGEST_URL", "http://127.0.0.1:8720"))
+    verifier = HttpVerifierClient(values.get("ASAT_VERIFIER_URL", "http://127.0.0.1:8710"))
+    closers += [retriever.close, verifier.close]
+    view = CorpusView(corpus if corpus is not None else load_corpus(), scope, vector_config)
+    pipeline = ResearchPipeline(
+        ResearchPorts(
+            retriever=retriever, verifier=verifier, generator=generator, reranker=reranker, audit=audit, corpus=view
+        ),
+        PipelineSettings(gate=gate),
+    )
+
+    def index_ready() -> bool:
+        try:
+            return retriever.index_generation() == view.generation
+        except Exception:
+            return False
+
+    health: dict[str, Callable[[], Any]] = {"verifier": verifier.healthy, "index": index_ready}
+    if isinstance(audit, ReconnectingAuditStore):
+        health["audit_db"] = audit.healthy
+    return ResearchService(pipeline, health, closers)

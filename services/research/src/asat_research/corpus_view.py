@@ -1,0 +1,126 @@
+"""Research's read-only view of the dated corpus: chunks, versions, rulings and timelines by id.
+
+Research loads the same parsed corpus as ingest (``asat_corpus.load_corpus``, cached on disk),
+so the text it quotes and sends to the verifier is the canonical version text itself, and the
+index's hits are checked against it: a hit whose chunk is not in the corpus is never served.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+
+from asat_corpus.chunk import Chunk
+from asat_corpus.corpus_build import CorpusBuild
+from asat_corpus.index_scope import IndexScope
+from asat_corpus.provision import ProvisionTimeline, ProvisionVersion
+from asat_corpus.ruling import Ruling
+from asat_corpus.vector_config import VectorConfig
+
+
+@dataclass(frozen=True)
+class SourceDoc:
+    """A provision version or a ruling, as research cites it."""
+
+    id: str
+    kind: str  # "provision" | "ruling"
+    text: str
+    title: str  # "ITAA 1997 s 328-110 Meaning of small business entity"
+    act: str | None
+    provision: str | None
+    register_ids: tuple[str, ...]
+    authorised: bool
+    valid_from: date | None
+    valid_to: date | None
+    income_years: tuple[int, ...]
+    status: str | None = None  # rulings
+
+
+ACT_LABELS = {
+    "itaa1997": "ITAA 1997",
+    "itaa1936": "ITAA 1936",
+    "gst1999": "GST Act",
+    "taa1953": "TAA 1953",
+    "fbtaa1986": "FBTAA 1986",
+    "sis1993": "SIS Act",
+    "sgaa1992": "SGAA 1992",
+}
+
+
+def provision_label(act: str, number: str) -> str:
+    name = ACT_LABELS.get(act, act)
+    if number.startswith("sch1-"):
+        return f"{name} Sch 1 s {number[5:]}"
+    return f"{name} s {number}"
+
+
+class CorpusView:
+    def __init__(self, corpus: CorpusBuild, scope: IndexScope, vector_config: VectorConfig) -> None:
+        self.corpus = corpus
+        self.scope = scope
+        self.generation = corpus.generation(vector_config, scope)
+        self._chunks: dict[str, Chunk] = {}
+        self._children: dict[str, list[Chunk]] = {}
+        self._docs: dict[str, SourceDoc] = {}
+        self._versions: dict[str, ProvisionVersion] = {}
+        for item in corpus.index_items(scope):
+            if item.chunk is None:
+                continue
+            self._chunks[item.chunk.id] = item.chunk
+            self._children.setdefault(item.chunk.source_id, []).append(item.chunk)
+        for timeline in corpus.timelines.values():
+            for version in timeline.versions:
+                self._versions[version.id] = version
+                if version.id in self._children:
+                    self._docs[version.id] = SourceDoc(
+                        id=version.id,
+                        kind="provision",
+                        text=version.text,
+                        title=f"{provision_label(version.act, version.number)} {version.heading}".strip(),
+                        act=version.act,
+                        provision=version.number,
+                        register_ids=version.register_ids,
+                        authorised=version.authorised,
+                        valid_from=version.valid_from,
+                        valid_to=version.valid_to,
+                        income_years=version.income_years,
+                    )
+        for ruling in corpus.rulings:
+            if ruling.id in self._children:
+                validity = corpus.ruling_validities[ruling.id]
+                self._docs[ruling.id] = _ruling_doc(
+                    ruling, validity.valid_from, validity.valid_to, validity.income_years
+                )
+
+    def chunk(self, chunk_id: str) -> Chunk | None:
+        return self._chunks.get(chunk_id)
+
+    def children(self, source_id: str) -> Sequence[Chunk]:
+        return self._children.get(source_id, ())
+
+    def doc(self, source_id: str) -> SourceDoc | None:
+        return self._docs.get(source_id)
+
+    def version(self, version_id: str) -> ProvisionVersion | None:
+        return self._versions.get(version_id)
+
+    def timeline(self, act: str, number: str) -> ProvisionTimeline | None:
+        return self.corpus.timeline(act, number)
+
+
+def _ruling_doc(ruling: Ruling, valid_from: date, valid_to: date | None, years: tuple[int, ...]) -> SourceDoc:
+    return SourceDoc(
+        id=ruling.id,
+        kind="ruling",
+        text=ruling.text,
+        title=f"{ruling.id} {ruling.title}".strip(),
+        act=None,
+        provision=None,
+        register_ids=(),
+        authorised=True,
+        valid_from=valid_from,
+        valid_to=valid_to,
+        income_years=years,
+        status=ruling.status,
+    )

@@ -1,0 +1,510 @@
+"""The research pipeline, stage by stage.
+
+resolve income year (pure) -> retrieve (hybrid search behind the income-year filter, in the
+index service) -> rerank + parent merge (pure) -> generate (span reference, two passes) ->
+verify (the verifier service) -> gate (pure) -> provenance + audit.
+
+``run`` yields one :class:`StageEvent` per finished stage and a final ``done`` event holding
+the :class:`ResearchOutcome`. A dependency that fails raises :class:`DependencyUnavailable`
+naming it: nothing is answered without verification and an audit row.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from asat_corpus.contracts.claims import Claim, Quote
+from asat_corpus.contracts.sources import SourceRef
+from asat_corpus.contracts.verification import ClaimVerdict, VerificationRequest
+from asat_research.audit.record import AuditCitation, AuditRecord, ReadingListItem, StageLatency
+from asat_research.audit.store import AuditStore, AuditWriteError
+from asat_research.corpus_view import CorpusView, provision_label
+from asat_research.gate import GateConfig, GateEvidence, GateResult, VersionSpread, decide
+from asat_research.generation.port import Generation, GenerationError, Generator, NumberedSpan
+from asat_research.parent_merge import ParentContext, merge_parents
+from asat_research.rerank import Reranker
+from asat_research.retrieval import Hit, RetrievalUnavailable, Retriever
+from asat_research.temporal import TemporalScope, resolve_income_year
+from asat_research.verifier_client import VerifierClient, VerifierUnavailable
+
+ATTRIBUTION = (
+    "Based on content from the Federal Register of Legislation at 1 April 2026. For the latest "
+    "information on Australian Government legislation please go to https://www.legislation.gov.au."
+)
+UNOFFERED = "unoffered:"
+
+
+class DependencyUnavailable(Exception):
+    """A service the answer depends on is down or unusable; no answer is given."""
+
+    def __init__(self, dependency: str, message: str) -> None:
+        super().__init__(f"{dependency} unavailable: {message}")
+        self.dependency = dependency
+        self.message = message
+
+
+@dataclass(frozen=True)
+class PipelineSettings:
+    gate: GateConfig
+    retrieve_limit: int = 30
+    max_parents: int = 4
+    max_spans: int = 40
+    today: Callable[[], date] = date.today
+
+
+@dataclass(frozen=True)
+class ResearchPorts:
+    retriever: Retriever
+    verifier: VerifierClient
+    generator: Generator
+    reranker: Reranker
+    audit: AuditStore
+    corpus: CorpusView
+
+
+@dataclass(frozen=True)
+class Citation:
+    span_id: str
+    chunk_id: str
+    source_id: str  # provision version id or ruling id
+    kind: str
+    title: str
+    act: str | None
+    provision: str | None
+    register_ids: tuple[str, ...]
+    authorised: bool
+    valid_from: str | None
+    valid_to: str | None
+    quote: str
+    start: int  # in the source (version or ruling) text
+    end: int
+    status: str | None = None
+
+
+@dataclass(frozen=True)
+class AnswerClaim:
+    id: str
+    text: str
+    citations: tuple[Citation, ...]
+    groundedness: float
+
+
+@dataclass(frozen=True)
+class ReadingItem:
+    source_id: str
+    title: str
+    register_ids: tuple[str, ...]
+    valid_from: str | None
+    valid_to: str | None
+    quotes: tuple[Citation, ...]
+
+
+@dataclass(frozen=True)
+class ResearchOutcome:
+    request_id: str
+    audit_id: int
+    decision: str
+    reasons: tuple[str, ...]
+    scope: TemporalScope
+    claims: tuple[AnswerClaim, ...]  # empty unless answered
+    reading_list: tuple[ReadingItem, ...]
+    premise_rejected: bool
+    note: str
+    provider: str
+    model: str
+    seed: int | None
+    corpus_generation: str
+    latencies_ms: dict[str, float]
+    dropped_claims: int
+    attribution: str = ATTRIBUTION
+
+
+@dataclass(frozen=True)
+class StageEvent:
+    stage: str
+    ms: float
+    data: dict[str, Any] = field(default_factory=dict)
+    outcome: ResearchOutcome | None = None
+
+
+@dataclass
+class _Shown:
+    """The spans offered to the generator and what they point at."""
+
+    spans: list[NumberedSpan]
+    by_key: dict[str, NumberedSpan]
+    parents: list[ParentContext]
+
+
+def _in_force(payload: dict[str, Any], day: date) -> bool:
+    start = payload.get("valid_from")
+    end = payload.get("valid_to")
+    return (start is None or date.fromisoformat(start) <= day) and (end is None or day < date.fromisoformat(end))
+
+
+def _interval(valid_from: date | None, valid_to: date | None) -> str:
+    start = valid_from.isoformat() if valid_from else "?"
+    return f"in force {start} to {valid_to.isoformat() if valid_to else 'now'}"
+
+
+class ResearchPipeline:
+    def __init__(self, ports: ResearchPorts, settings: PipelineSettings) -> None:
+        self.ports = ports
+        self.settings = settings
+
+    # -- stages -------------------------------------------------------------------------------
+
+    def _retrieve(self, question: str, scope: TemporalScope) -> tuple[list[Hit], list[Hit]]:
+        try:
+            result = self.ports.retriever.search(question, scope.income_year, self.settings.retrieve_limit)
+        except RetrievalUnavailable as exc:
+            raise DependencyUnavailable("index", str(exc)) from exc
+        if result.corpus_generation != self.ports.corpus.generation:
+            raise DependencyUnavailable(
+                "index",
+                f"the index holds corpus generation {result.corpus_generation[:12]} but research serves "
+                f"{self.ports.corpus.generation[:12]}: rebuild the index (`python -m asat_ingest build`) or "
+                "restart research on the same corpus",
+            )
+        content: list[Hit] = []
+        gaps: list[Hit] = []
+        for hit in result.hits:
+            if scope.as_of is not None and not _in_force(hit.payload, scope.as_of):
+                continue
+            if hit.payload.get("kind") == "gap":
+                gaps.append(hit)
+            elif self.ports.corpus.chunk(hit.chunk_id) is not None:
+                content.append(hit)
+        return content, gaps
+
+    def _show(self, question: str, parents: Sequence[ParentContext]) -> _Shown:
+        spans: list[NumberedSpan] = []
+        corpus = self.ports.corpus
+        for parent in parents:
+            doc = corpus.doc(parent.source_id)
+            if doc is None:
+                continue
+            order = {cid: i for i, cid in enumerate(parent.scoring_chunk_ids)}
+            chunks = sorted(parent.chunks, key=lambda c: (order.get(c.id, len(order)), c.start))
+            for chunk in chunks:
+                where = "".join(chunk.label_path[:1])
+                label = f"{doc.title}{where} [{_interval(doc.valid_from, doc.valid_to)}]"
+                for span in chunk.spans:
+                    if len(spans) >= self.settings.max_spans:
+                        break
+                    key = f"S{len(spans) + 1}"
+                    spans.append(NumberedSpan(key, span.id, parent.source_id, label, doc.text[span.start : span.end]))
+        return _Shown(spans, {s.key: s for s in spans}, list(parents))
+
+    def _citation(self, span: NumberedSpan) -> Citation:
+        corpus = self.ports.corpus
+        chunk_id = span.span_id.split("#", 1)[0]
+        chunk = corpus.chunk(chunk_id)
+        doc = corpus.doc(span.source_id)
+        assert chunk is not None and doc is not None
+        start = next(s.start for s in chunk.spans if s.id == span.span_id)
+        end = next(s.end for s in chunk.spans if s.id == span.span_id)
+        return Citation(
+            span_id=span.span_id,
+            chunk_id=chunk.id,
+            source_id=doc.id,
+            kind=doc.kind,
+            title=doc.title,
+            act=doc.act,
+            provision=doc.provision,
+            register_ids=doc.register_ids,
+            authorised=doc.authorised,
+            valid_from=doc.valid_from.isoformat() if doc.valid_from else None,
+            valid_to=doc.valid_to.isoformat() if doc.valid_to else None,
+            quote=doc.text[start:end],
+            start=start,
+            end=end,
+            status=doc.status,
+        )
+
+    def _verification_request(
+        self, generation: Generation, shown: _Shown, selected: set[str]
+    ) -> tuple[VerificationRequest, dict[str, list[str]]]:
+        corpus = self.ports.corpus
+        sources: dict[str, SourceRef] = {}
+        for parent in shown.parents:
+            doc = corpus.doc(parent.source_id)
+            if doc is None:
+                continue
+            for chunk in parent.chunks:
+                sources[chunk.id] = SourceRef(
+                    id=chunk.id,
+                    text=chunk.text,
+                    act=doc.act,
+                    provision=doc.provision,
+                    register_id=doc.register_ids[0] if doc.register_ids else None,
+                    version_id=doc.id,
+                    valid_from=doc.valid_from,
+                    valid_to=doc.valid_to,
+                )
+        claims: list[Claim] = []
+        keys_by_claim: dict[str, list[str]] = {}
+        for number, generated in enumerate(generation.claims, start=1):
+            claim_id = f"c{number}"
+            quotes: list[Quote] = []
+            source_ids: list[str] = []
+            for key in generated.span_keys:
+                span = shown.by_key.get(key)
+                if span is None or key not in selected:
+                    # Cited something it was not offered (or not selected): fails as an unknown source.
+                    quotes.append(Quote(source_id=f"{UNOFFERED}{key}", text=key))
+                    source_ids.append(f"{UNOFFERED}{key}")
+                    continue
+                chunk_id = span.span_id.split("#", 1)[0]
+                quotes.append(Quote(source_id=chunk_id, text=span.text))
+                source_ids.append(chunk_id)
+            claims.append(
+                Claim(id=claim_id, text=generated.text, source_ids=list(dict.fromkeys(source_ids)), quotes=quotes)
+            )
+            keys_by_claim[claim_id] = list(generated.span_keys)
+        request = VerificationRequest(claims=claims, sources=list(sources.values()), retrieved_source_ids=list(sources))
+        return request, keys_by_claim
+
+    def _spreads(self, claims: Sequence[AnswerClaim], year: int) -> tuple[VersionSpread, ...]:
+        spreads = []
+        seen: set[tuple[str, str]] = set()
+        for claim in claims:
+            for citation in claim.citations:
+                if citation.act is None or citation.provision is None:
+                    continue
+                key = (citation.act, citation.provision)
+                if key in seen:
+                    continue
+                seen.add(key)
+                timeline = self.ports.corpus.timeline(*key)
+                if timeline is None:
+                    continue
+                versions = [v.id for v in timeline.versions if year in v.income_years]
+                gaps = [
+                    f"text not held {g.start}..{g.end}"
+                    for g in timeline.gaps
+                    if g.start < date(year, 7, 1) and g.end > date(year - 1, 7, 1)
+                ]
+                spreads.append(VersionSpread(provision_label(*key), tuple(versions + gaps)))
+        return tuple(spreads)
+
+    # -- the run ------------------------------------------------------------------------------
+
+    def run(
+        self, question: str, income_year: int | None = None, as_of: date | None = None, request_id: str | None = None
+    ) -> Iterator[StageEvent]:
+        request_id = request_id or uuid.uuid4().hex
+        latencies: dict[str, float] = {}
+        clock = time.perf_counter
+
+        started = clock()
+        scope = resolve_income_year(question, self.settings.today(), income_year, as_of)
+        latencies["resolve"] = (clock() - started) * 1000
+        yield StageEvent(
+            "resolve",
+            latencies["resolve"],
+            {
+                "income_year": scope.income_year,
+                "as_of": scope.as_of.isoformat() if scope.as_of else None,
+                "source": scope.source.value,
+                "matched": scope.matched,
+            },
+        )
+
+        started = clock()
+        content, gaps = self._retrieve(question, scope)
+        latencies["retrieve"] = (clock() - started) * 1000
+        yield StageEvent("retrieve", latencies["retrieve"], {"hits": len(content), "gap_markers": len(gaps)})
+
+        started = clock()
+        reranker = self.ports.reranker
+        scores = reranker.scores(question, content) if content else []
+        gap_scores = reranker.scores(question, gaps) if gaps else []
+        parents = merge_parents(content, scores, self.ports.corpus.children)[: self.settings.max_parents]
+        top_score = parents[0].score if parents else None
+        gap_score: float | None = None
+        gap_description: str | None = None
+        if gaps:
+            best = max(range(len(gaps)), key=lambda i: gap_scores[i])
+            gap_score = gap_scores[best]
+            gap_description = str(gaps[best].payload.get("description", "the text in force then is not held"))
+        latencies["rerank"] = (clock() - started) * 1000
+        yield StageEvent(
+            "rerank",
+            latencies["rerank"],
+            {
+                "parents": [p.source_id for p in parents],
+                "top_score": top_score,
+                "gap_score": gap_score,
+                "scale": reranker.scale,
+            },
+        )
+
+        started = clock()
+        shown = self._show(question, parents)
+        try:
+            selection = self.ports.generator.select(question, shown.spans)
+            selected_keys = [k for k in selection.keys if k in shown.by_key]
+            generation = self.ports.generator.write(question, [shown.by_key[k] for k in selected_keys])
+        except GenerationError as exc:
+            raise DependencyUnavailable("generator", str(exc)) from exc
+        latencies["generate"] = (clock() - started) * 1000
+        yield StageEvent(
+            "generate",
+            latencies["generate"],
+            {
+                "offered": len(shown.spans),
+                "selected": len(selected_keys),
+                "claims": len(generation.claims),
+                "provider": generation.provider,
+                "model": generation.model,
+            },
+        )
+
+        started = clock()
+        verdicts: list[ClaimVerdict] = []
+        keys_by_claim: dict[str, list[str]] = {}
+        if generation.claims:
+            request, keys_by_claim = self._verification_request(generation, shown, set(selected_keys))
+            try:
+                verdicts = list(self.ports.verifier.verify(request).claims)
+            except VerifierUnavailable as exc:
+                raise DependencyUnavailable("verifier", str(exc)) from exc
+        texts = {f"c{i}": c.text for i, c in enumerate(generation.claims, start=1)}
+        verified_claims: list[AnswerClaim] = []
+        verified_citations: list[Citation] = []
+        for verdict in verdicts:
+            quotes_ok = [q for q in verdict.quotes if q.verified]
+            keys = keys_by_claim.get(verdict.id, [])
+            citations = tuple(self._citation(shown.by_key[k]) for k in keys if k in shown.by_key and k in selected_keys)
+            if len(quotes_ok) == len(verdict.quotes):
+                verified_citations.extend(c for c in citations if c not in verified_citations)
+            if verdict.verified and citations:
+                verified_claims.append(
+                    AnswerClaim(verdict.id, texts[verdict.id], citations, verdict.groundedness_score)
+                )
+        latencies["verify"] = (clock() - started) * 1000
+        yield StageEvent(
+            "verify",
+            latencies["verify"],
+            {"claims": len(verdicts), "verified": len(verified_claims)},
+        )
+
+        started = clock()
+        year = scope.income_year
+        out_of_period = tuple(
+            c.source_id
+            for claim in verified_claims
+            for c in claim.citations
+            if (doc := self.ports.corpus.doc(c.source_id)) is None or year not in doc.income_years
+        )
+        supporting = tuple(
+            dict.fromkeys(
+                (f"{c.act} {c.provision}" if c.act else c.source_id)
+                for claim in verified_claims
+                for c in claim.citations
+            )
+        )
+        evidence = GateEvidence(
+            income_year=year,
+            day_given=scope.as_of is not None,
+            top_score=top_score,
+            gap_score=gap_score,
+            gap_description=gap_description,
+            verified_claims=len(verified_claims),
+            failed_claims=len(verdicts) - len(verified_claims),
+            supporting_sources=supporting,
+            out_of_period_citations=out_of_period,
+            version_spreads=self._spreads(verified_claims, year),
+        )
+        result: GateResult = decide(evidence, self.settings.gate)
+        latencies["gate"] = (clock() - started) * 1000
+        yield StageEvent(
+            "gate", latencies["gate"], {"decision": result.decision.value, "reasons": list(result.reasons)}
+        )
+
+        started = clock()
+        answered = result.answered
+        claims = tuple(verified_claims) if answered else ()
+        reading = self._reading_list(parents, verified_citations)
+        record = AuditRecord(
+            request_id=request_id,
+            question=question,
+            as_of=scope.as_of,
+            income_year=year,
+            decision=result.decision.value,
+            reasons=result.reasons,
+            citations=tuple(_audit_citation(c) for claim in claims for c in claim.citations),
+            verified_quotes=tuple(_audit_citation(c) for c in verified_citations),
+            reading_list=tuple(
+                ReadingListItem(item.source_id, item.register_ids, f"{item.title} ({_span(item)})") for item in reading
+            ),
+            provider=generation.provider,
+            model=generation.model,
+            seed=generation.seed,
+            corpus_generation=self.ports.corpus.generation,
+            latencies=tuple(StageLatency(stage, round(ms, 3)) for stage, ms in latencies.items()),
+        )
+        try:
+            entry = self.ports.audit.append(record)
+        except AuditWriteError as exc:
+            raise DependencyUnavailable("audit log (Postgres)", str(exc)) from exc
+        latencies["audit"] = (clock() - started) * 1000
+        outcome = ResearchOutcome(
+            request_id=request_id,
+            audit_id=entry.id,
+            decision=result.decision.value,
+            reasons=result.reasons,
+            scope=scope,
+            claims=claims,
+            reading_list=reading,
+            premise_rejected=generation.premise_rejected and answered,
+            note=generation.note,
+            provider=generation.provider,
+            model=generation.model,
+            seed=generation.seed,
+            corpus_generation=self.ports.corpus.generation,
+            latencies_ms={k: round(v, 2) for k, v in latencies.items()},
+            dropped_claims=len(verdicts) - len(verified_claims),
+        )
+        yield StageEvent("audit", latencies["audit"], {"audit_id": entry.id})
+        yield StageEvent("done", sum(latencies.values()), {}, outcome)
+
+    def answer(
+        self, question: str, income_year: int | None = None, as_of: date | None = None, request_id: str | None = None
+    ) -> ResearchOutcome:
+        for event in self.run(question, income_year, as_of, request_id):
+            if event.outcome is not None:
+                return event.outcome
+        raise AssertionError("the pipeline ended without an outcome")  # pragma: no cover
+
+    def _reading_list(self, parents: Sequence[ParentContext], verified: Sequence[Citation]) -> tuple[ReadingItem, ...]:
+        items = []
+        for parent in parents:
+            doc = self.ports.corpus.doc(parent.source_id)
+            if doc is None:
+                continue
+            items.append(
+                ReadingItem(
+                    source_id=doc.id,
+                    title=doc.title,
+                    register_ids=doc.register_ids,
+                    valid_from=doc.valid_from.isoformat() if doc.valid_from else None,
+                    valid_to=doc.valid_to.isoformat() if doc.valid_to else None,
+                    quotes=tuple(c for c in verified if c.source_id == doc.id),
+                )
+            )
+        return tuple(items)
+
+
+def _span(item: ReadingItem) -> str:
+    return f"in force {item.valid_from or '?'} to {item.valid_to or 'now'}"
+
+
+def _audit_citation(citation: Citation) -> AuditCitation:
+    return AuditCitation(citation.source_id, citation.register_ids, citation.quote, citation.start, citation.end)

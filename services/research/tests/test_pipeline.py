@@ -1,0 +1,220 @@
+"""The research pipeline end to end over real parts: the ITAA 1997 Division 328 slice of the
+corpus, MiniLM embeddings, a Qdrant Edge index served by the real ingest app, the real
+verifier app over HTTP, and the extractive generator (or a scripted adversary).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from asat_corpus.corpus_build import CorpusBuild, load_corpus
+from asat_corpus.index_scope import index_scope_from_env
+from asat_corpus.vector_config import vector_config_from_env
+from asat_ingest.app import create_app as create_ingest_app
+from asat_ingest.composition import config_from_env
+from asat_ingest.runtime import IngestRuntime
+from asat_research.api import create_app
+from asat_research.audit.memory_store import InMemoryAuditStore
+from asat_research.audit.record import AuditEntry, AuditRecord
+from asat_research.audit.store import AuditWriteError
+from asat_research.corpus_view import CorpusView
+from asat_research.gate import GateConfig
+from asat_research.generation.extractive import ExtractiveGenerator
+from asat_research.generation.port import Generator
+from asat_research.pipeline import DependencyUnavailable, PipelineSettings, ResearchPipeline, ResearchPorts
+from asat_research.rerank import EmbeddingCosineReranker
+from asat_research.retrieval_http import HttpRetriever
+from asat_research.verifier_client import HttpVerifierClient
+from asat_verifier.composition import create_app as create_verifier_app
+
+from .generation.scripted import ScriptedGenerator, claim
+
+pytestmark = [pytest.mark.corpus, pytest.mark.slow]
+
+ENV = {"ASAT_EMBEDDER": "minilm", "ASAT_INDEX_ACTS": "itaa1997", "ASAT_INDEX_RULINGS": "none"}
+QUESTION = "What aggregated turnover made a business a small business entity?"
+
+
+@dataclass
+class Stack:
+    corpus: CorpusBuild
+    view: CorpusView
+    retriever: HttpRetriever
+    verifier: HttpVerifierClient
+    audit: InMemoryAuditStore
+
+    def pipeline(self, generator: Generator | None = None, **ports: object) -> ResearchPipeline:
+        base = ResearchPorts(
+            retriever=self.retriever,
+            verifier=self.verifier,
+            generator=generator or ExtractiveGenerator(),
+            reranker=EmbeddingCosineReranker(),
+            audit=self.audit,
+            corpus=self.view,
+        )
+        return ResearchPipeline(replace(base, **ports), PipelineSettings(gate=GateConfig(min_score=0.3)))
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    full = load_corpus(acts=["itaa1997"], include_rulings=False)
+    division_328 = {k: v for k, v in full.timelines.items() if k[1].startswith("328-")}
+    corpus = replace(full, timelines=division_328)
+    root: Path = tmp_path_factory.mktemp("stack")
+    env = ENV | {"ASAT_INDEX_DIR": str(root / "index"), "ASAT_VECTOR_CACHE_DIR": str(root / "cache")}
+    runtime = IngestRuntime(config_from_env(env), corpus)
+    ingest = TestClient(create_ingest_app(runtime), base_url="http://ingest")
+    job = ingest.post("/v1/builds").json()["id"]
+    for _ in range(1200):
+        if ingest.get(f"/v1/builds/{job}").json()["state"] in ("succeeded", "failed"):
+            break
+        time.sleep(0.1)
+    assert ingest.get("/healthz").status_code == 200
+    verifier = TestClient(create_verifier_app(), base_url="http://verifier")
+    view = CorpusView(corpus, index_scope_from_env(env), vector_config_from_env(env))
+    yield Stack(
+        corpus=corpus,
+        view=view,
+        retriever=HttpRetriever("http://ingest", client=ingest),
+        verifier=HttpVerifierClient("http://verifier", client=verifier),
+        audit=InMemoryAuditStore(),
+    )
+    runtime.close()
+
+
+def _quotes(outcome: object) -> list[str]:
+    return [c.quote for claim_ in outcome.claims for c in claim_.citations]  # type: ignore[attr-defined]
+
+
+def test_temporal_pair_answers_from_the_text_of_each_year(stack: Stack) -> None:
+    pipeline = stack.pipeline()
+    early = pipeline.answer(QUESTION, income_year=2015)
+    late = pipeline.answer(QUESTION, income_year=2026)
+    assert early.decision == "answer", early.reasons
+    assert late.decision == "answer", late.reasons
+    assert any("$2 million" in q for q in _quotes(early))
+    assert any("$10 million" in q for q in _quotes(late))
+    early_sources = {c.source_id for cl in early.claims for c in cl.citations}
+    late_sources = {c.source_id for cl in late.claims for c in cl.citations}
+    assert "itaa1997:328-110@C2015C00285" in early_sources
+    assert "itaa1997:328-110@C2026C00122" in late_sources
+    assert not any("C2026" in s for s in early_sources)
+    assert not any("C2015" in s for s in late_sources)
+    # Every quote is the exact text at its range in the cited version.
+    for outcome in (early, late):
+        for claim_ in outcome.claims:
+            for citation in claim_.citations:
+                doc = stack.view.doc(citation.source_id)
+                assert doc is not None and doc.text[citation.start : citation.end] == citation.quote
+        assert outcome.audit_id == stack.audit.last(1)[0].id or outcome is early
+
+
+def test_a_year_whose_text_is_not_held_abstains_and_says_why(stack: Stack) -> None:
+    outcome = stack.pipeline().answer(QUESTION, income_year=2020)
+    assert outcome.decision != "answer"
+    assert outcome.claims == ()
+    assert any("not held" in r or "changed during" in r for r in outcome.reasons), outcome.reasons
+
+
+@pytest.mark.parametrize(
+    ("script", "why"),
+    [
+        (ScriptedGenerator([claim("A small business entity had turnover under $2 million.", "S999")]), "unoffered id"),
+        (
+            ScriptedGenerator([claim("Aggregated turnover had to be less than $20 million.", "S1", "S2", "S3")]),
+            "number",
+        ),
+        (
+            ScriptedGenerator([claim("A business is not a small business entity if it carries on a business.", "S1")]),
+            "negation",
+        ),
+        (
+            ScriptedGenerator([claim("less than $2 million", "S1")], selected=["S2"]),
+            "cites a span it did not select",
+        ),
+    ],
+)
+def test_a_scripted_model_that_misbehaves_never_gets_an_unverified_claim_through(
+    stack: Stack, script: ScriptedGenerator, why: str
+) -> None:
+    outcome = stack.pipeline(script).answer(QUESTION, income_year=2015)
+    assert outcome.claims == (), why
+    assert outcome.decision != "answer", why
+    assert outcome.dropped_claims >= 1
+
+
+def test_out_of_period_source_is_unreachable_even_when_cited_by_name(stack: Stack) -> None:
+    # The model names the 2026 version's span id; only in-period spans were offered, so the key
+    # cannot resolve to it and the claim fails as citing an unknown source.
+    script = ScriptedGenerator(
+        [claim("Turnover had to be less than $10 million.", "itaa1997:328-110@C2026C00122/1#s3")]
+    )
+    outcome = stack.pipeline(script).answer(QUESTION, income_year=2015)
+    assert outcome.claims == () and outcome.decision != "answer"
+
+
+class _FailingAudit(InMemoryAuditStore):
+    def __init__(self) -> None:
+        super().__init__()
+        self.down = True
+
+    def append(self, record: AuditRecord) -> AuditEntry:
+        if self.down:
+            raise AuditWriteError("audit record not stored: connection refused")
+        return super().append(record)
+
+
+def test_dependencies_down_give_503_naming_them_and_recovery_works(stack: Stack) -> None:
+    audit = _FailingAudit()
+    pipeline = stack.pipeline(audit=audit)
+    client = TestClient(create_app(pipeline))
+    body = {"question": QUESTION, "income_year": 2015}
+    reply = client.post("/v1/research", json=body)
+    assert reply.status_code == 503 and reply.json()["dependency"] == "audit log (Postgres)"
+    assert "claims" not in reply.json()
+    audit.down = False
+    assert client.post("/v1/research", json=body).status_code == 200
+
+    dead = httpx.Client(base_url="http://127.0.0.1:9", timeout=0.5)
+    for ports, name in (
+        ({"verifier": HttpVerifierClient("http://127.0.0.1:9", client=dead)}, "verifier"),
+        ({"retriever": HttpRetriever("http://127.0.0.1:9", client=dead)}, "index"),
+    ):
+        broken = TestClient(create_app(stack.pipeline(**ports)))
+        reply = broken.post("/v1/research", json=body)
+        assert reply.status_code == 503, reply.text
+        assert reply.json()["dependency"] == name and "python -m asat_" in reply.json()["message"]
+
+
+def test_bad_input_is_a_clear_422(stack: Stack) -> None:
+    client = TestClient(create_app(stack.pipeline()))
+    for body, words in (
+        ({"question": ""}, "question"),
+        ({"question": "   "}, "empty"),
+        ({"question": "q", "income_year": 1800}, "income_year"),
+        ({"question": "compare FY2015 and FY2020"}, "more than one income year"),
+        ({"question": "q", "as_of": "yesterday"}, "as_of"),
+    ):
+        reply = client.post("/v1/research", json=body)
+        assert reply.status_code == 422 and words in reply.json()["message"], (body, reply.text)
+
+
+def test_stream_sends_each_stage_then_the_result(stack: Stack) -> None:
+    client = TestClient(create_app(stack.pipeline()))
+    with client.stream("POST", "/v1/research/stream", json={"question": QUESTION, "income_year": 2015}) as reply:
+        text = "".join(reply.iter_text())
+    stages = [line.split('"stage": "')[1].split('"')[0] for line in text.splitlines() if '"stage": "' in line]
+    assert stages == ["resolve", "retrieve", "rerank", "generate", "verify", "gate", "audit"]
+    assert "event: result" in text
+
+
+def test_dependency_error_carries_its_name() -> None:
+    error = DependencyUnavailable("verifier", "down")
+    assert error.dependency == "verifier" and "verifier unavailable" in str(error)
