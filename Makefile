@@ -25,8 +25,8 @@ down:
 	@echo "nothing running yet"
 
 lint: install
-	$(VENV)/bin/ruff check services scripts
-	$(VENV)/bin/ruff format --check services scripts
+	$(VENV)/bin/ruff check services scripts tests
+	$(VENV)/bin/ruff format --check services scripts tests
 
 typecheck: install
 	$(VENV)/bin/mypy --strict $(foreach s,$(SERVICES),services/$(s)/src)
@@ -35,7 +35,7 @@ contracts: install
 	$(VENV)/bin/lint-imports
 
 pytest: install
-	$(VENV)/bin/pytest $(foreach s,$(SERVICES),services/$(s)/tests)
+	$(VENV)/bin/pytest -p no:cacheprovider $(foreach s,$(SERVICES),services/$(s)/tests) tests
 
 test: lint typecheck contracts pytest
 
