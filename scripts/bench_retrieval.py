@@ -40,6 +40,13 @@ def _percentile(values: Sequence[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
+def _progress(label: str) -> Callable[[str, int, int], None]:
+    def report(phase: str, done: int, total: int) -> None:
+        print(f"\r[{label}] {phase} {done}/{total}", end="", file=sys.stderr)
+
+    return report
+
+
 def bench_build(rulings: str) -> dict[str, Any]:
     config = config_from_env()
     corpus = load_corpus()
