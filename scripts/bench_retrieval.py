@@ -71,9 +71,7 @@ def bench_build(rulings: str) -> dict[str, Any]:
                 cache,
                 index,
                 config.collection,
-                lambda phase, done, total, tag=label: print(
-                    f"\r[{tag}] {phase} {done}/{total}", end="", file=sys.stderr
-                ),
+                _progress(label),
             )
             seconds = time.perf_counter() - started
             print(file=sys.stderr)
