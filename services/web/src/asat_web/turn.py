@@ -1,0 +1,107 @@
+"""What the browser is sent for one question: stage lines, then the rendered decision (pure
+translation of the research service's events, given a renderer)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from asat_web import labels
+from asat_web.outcome import OutcomeShapeError, parse_outcome
+from asat_web.rendering import Renderer
+from asat_web.research_client import ResearchClient, ResearchRejected, ResearchUnavailable
+from asat_web.sources_rail import number_sources
+from asat_web.sse import SseEvent, format_event
+
+
+class Mode(StrEnum):
+    RESEARCH = "research"
+    CHAT = "chat"
+
+
+@dataclass(frozen=True)
+class TurnRequest:
+    question: str
+    income_year: int | None
+    as_of: str | None
+    mode: Mode = Mode.RESEARCH
+    first_source: int = 1
+
+    def research_body(self) -> dict[str, Any]:
+        """The research request: the day if one was given, else the income year."""
+        body: dict[str, Any] = {"question": self.question}
+        if self.as_of:
+            body["as_of"] = self.as_of
+        elif self.income_year is not None:
+            body["income_year"] = self.income_year
+        return body
+
+
+def render_outcome(renderer: Renderer, body: Mapping[str, Any], request: TurnRequest) -> dict[str, Any]:
+    """The decision as HTML (and, in chat, the rail entries and the next source number)."""
+    outcome = parse_outcome(body)
+    numbered = number_sources(outcome, request.first_source)
+    if request.mode is Mode.CHAT:
+        return {
+            "html": renderer.render("_chat_answer.html", outcome=outcome, numbered=numbered),
+            "rail": renderer.render("_rail_entries.html", outcome=outcome, numbered=numbered),
+            "next_source": numbered.next_number,
+            "answered": outcome.answered,
+        }
+    return {"html": renderer.render("_turn_result.html", outcome=outcome), "answered": outcome.answered}
+
+
+def render_error(renderer: Renderer, message: str, dependency: str | None = None) -> dict[str, Any]:
+    return {"html": renderer.render("_error.html", message=message, dependency=dependency)}
+
+
+def translate(renderer: Renderer, event: SseEvent, request: TurnRequest) -> str | None:
+    """One research event as the browser's event; ``None`` for events the page has no use for."""
+    try:
+        data = event.json()
+    except ValueError as exc:
+        return format_event("error", render_error(renderer, f"the research service sent a broken event: {exc}"))
+    if event.event == "stage":
+        stage = str(data.get("stage", ""))
+        return format_event(
+            "stage",
+            {
+                "stage": stage,
+                "label": labels.stage_label(stage),
+                "summary": labels.stage_summary(stage, data),
+                "ms": data.get("ms"),
+            },
+        )
+    if event.event == "result":
+        try:
+            return format_event("result", render_outcome(renderer, data, request))
+        except OutcomeShapeError as exc:
+            return format_event("error", render_error(renderer, f"the research reply could not be shown: {exc}"))
+    if event.event == "error":
+        message = str(data.get("message") or data.get("error") or "the research service failed")
+        dependency = data.get("dependency")
+        return format_event("error", render_error(renderer, message, str(dependency) if dependency else None))
+    return None
+
+
+async def browser_events(client: ResearchClient, renderer: Renderer, request: TurnRequest) -> AsyncIterator[str]:
+    """The research stream translated for the browser; always ends with ``result`` or ``error``."""
+    finished = False
+    try:
+        async with client.stream(request.research_body()) as events:
+            async for event in events:
+                text = translate(renderer, event, request)
+                if text is None:
+                    continue
+                finished = finished or text.startswith(("event: result", "event: error"))
+                yield text
+    except (ResearchUnavailable, ResearchRejected) as exc:
+        yield format_event("error", render_error(renderer, str(exc)))
+        return
+    if not finished:
+        yield format_event(
+            "error",
+            render_error(renderer, "the research stream ended without a decision: ask again, or check research"),
+        )
