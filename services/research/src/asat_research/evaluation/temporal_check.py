@@ -1,0 +1,80 @@
+"""Was each cited version in force on the case's date? (pure over a :class:`VersionDates` lookup)
+
+A citation is checked twice: by the dates its own payload states, and by the dates the corpus
+holds for its version id (which must exist, belong to the cited provision, and agree with the
+payload), so a payload that misstates its dates cannot hide an out-of-period citation.
+
+In force: for an ``as_of`` case, ``[valid_from, valid_to)`` contains the day; for an
+``income_year`` N case, the interval overlaps the year (``valid_from < 1 July N`` and
+``valid_to`` open or after 1 July N-1).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from typing import Protocol
+
+from asat_corpus.income_year import income_year_end, income_year_start
+from asat_research.evaluation.records import CitedSource
+from asat_research.gold import CaseDate
+
+
+@dataclass(frozen=True)
+class HeldDates:
+    """What the corpus holds for a version id (or ruling id)."""
+
+    valid_from: date
+    valid_to: date | None
+    act: str | None = None  # None for a ruling
+    provision: str | None = None
+
+
+class VersionDates(Protocol):
+    def held(self, source_id: str) -> HeldDates | None: ...
+
+
+def in_force(valid_from: date | None, valid_to: date | None, when: CaseDate) -> bool:
+    """Whether ``[valid_from, valid_to)`` is in force on the case's date (an open start: always was)."""
+    if when.as_of is not None:
+        day = when.as_of
+        return (valid_from is None or valid_from <= day) and (valid_to is None or day < valid_to)
+    assert when.income_year is not None
+    start, end = income_year_start(when.income_year), income_year_end(when.income_year)
+    return (valid_from is None or valid_from < end) and (valid_to is None or valid_to > start)
+
+
+def _day(value: str | None) -> date | None:
+    return None if value is None else date.fromisoformat(value[:10])
+
+
+def citation_problem(citation: CitedSource, when: CaseDate, corpus: VersionDates) -> str | None:
+    """Why ``citation`` is a temporal violation for ``when``, or ``None`` when it is not one."""
+    sid = citation.source_id
+    try:
+        stated_from, stated_to = _day(citation.valid_from), _day(citation.valid_to)
+    except ValueError:
+        return f"{sid}: the citation's dates ({citation.valid_from}..{citation.valid_to}) are not ISO dates"
+    if not in_force(stated_from, stated_to, when):
+        return f"{sid}: in force {citation.valid_from}..{citation.valid_to or 'open'} (as cited), not {when}"
+    held = corpus.held(sid)
+    if held is None:
+        return f"{sid}: no such version or ruling in the corpus, so it cannot be shown in force {when}"
+    if held.act is not None and (held.act, held.provision) != (citation.act, citation.provision):
+        return (
+            f"{sid}: the corpus holds it as {held.act} {held.provision}, cited as {citation.act} {citation.provision}"
+        )
+    if (stated_from, stated_to) != (held.valid_from, held.valid_to):
+        return (
+            f"{sid}: cited as in force {citation.valid_from}..{citation.valid_to or 'open'} but the corpus "
+            f"dates it {held.valid_from}..{held.valid_to or 'open'}"
+        )
+    if not in_force(held.valid_from, held.valid_to, when):
+        return f"{sid}: in force {held.valid_from}..{held.valid_to or 'open'} (corpus), not {when}"
+    return None
+
+
+def temporal_violations(citations: tuple[CitedSource, ...], when: CaseDate, corpus: VersionDates) -> tuple[str, ...]:
+    """One message per cited version that was not in force on the case's date."""
+    problems = (citation_problem(c, when, corpus) for c in citations)
+    return tuple(p for p in problems if p is not None)
