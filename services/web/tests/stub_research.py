@@ -1,0 +1,210 @@
+"""A stub research service: the research API's shapes, with canned data, for the web tests."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from fastapi import FastAPI, HTTPException
+from fastapi.responses import JSONResponse, StreamingResponse
+
+ATTRIBUTION = "Based on content from the Federal Register of Legislation at 1 April 2026."
+TEXT_2015 = "(1) You are a small business entity if your aggregated turnover is less than $2 million."
+TEXT_2026 = "(1) You are a small business entity if your aggregated turnover is less than $10 million."
+V2015 = "itaa1997:328-110@C2015C00285"
+V2026 = "itaa1997:328-110@C2026C00122"
+QUOTE = "your aggregated turnover is less than $2 million"
+START = TEXT_2015.index(QUOTE)
+
+
+def citation(source_id: str = V2015, quote: str = QUOTE, start: int = START, **extra: Any) -> dict[str, Any]:
+    return {
+        "span_id": f"{source_id}/1#s1",
+        "chunk_id": f"{source_id}/1",
+        "source_id": source_id,
+        "kind": "provision",
+        "title": "ITAA 1997 s 328-110 Meaning of small business entity",
+        "act": "itaa1997",
+        "provision": "328-110",
+        "register_ids": [source_id.split("@")[1]],
+        "authorised": True,
+        "valid_from": "2014-07-01",
+        "valid_to": "2016-07-01",
+        "quote": quote,
+        "start": start,
+        "end": start + len(quote),
+        "status": None,
+    } | extra
+
+
+def outcome(answered: bool = True, audit_id: int = 1, **extra: Any) -> dict[str, Any]:
+    cited = citation()
+    body: dict[str, Any] = {
+        "request_id": "r1",
+        "audit_id": audit_id,
+        "decision": "answer" if answered else "abstain_low_relevance",
+        "answered": answered,
+        "reasons": [] if answered else ["the best passage scored 0.120 on the cosine scale, below the threshold"],
+        "scope": {"income_year": 2015, "as_of": None, "source": "parameter", "matched": "income_year=2015"},
+        "claims": [{"id": "c1", "text": "Turnover under $2 million.", "citations": [cited], "groundedness": 1.0}]
+        if answered
+        else [],
+        "reading_list": [
+            {
+                "source_id": V2015,
+                "title": cited["title"],
+                "register_ids": ["C2015C00285"],
+                "valid_from": "2014-07-01",
+                "valid_to": "2016-07-01",
+                "quotes": [cited],
+            }
+        ],
+        "premise_rejected": False,
+        "note": "",
+        "provider": "extractive",
+        "model": "extractive-v1",
+        "seed": None,
+        "corpus_generation": "0123456789abcdef0123456789abcdef",
+        "latencies_ms": {"resolve": 0.1},
+        "dropped_claims": 0,
+        "attribution": ATTRIBUTION,
+    }
+    return body | extra
+
+
+def audit_entry(entry_id: int = 1, quote: str = QUOTE, start: int = START) -> dict[str, Any]:
+    cited = {
+        "version_id": V2015,
+        "register_ids": ["C2015C00285"],
+        "quote": quote,
+        "start": start,
+        "end": start + len(quote),
+    }
+    return {
+        "id": entry_id,
+        "recorded_at": "2026-04-01 10:00:00+00:00",
+        "prev_hash": "0" * 64,
+        "hash": "a" * 64,
+        "record": {
+            "request_id": "r1",
+            "question": "What aggregated turnover made a business a small business entity?",
+            "as_of": None,
+            "income_year": 2015,
+            "decision": "answer",
+            "reasons": [],
+            "citations": [cited],
+            "verified_quotes": [cited],
+            "reading_list": [{"version_id": V2015, "register_ids": ["C2015C00285"], "label": "s 328-110"}],
+            "provider": "extractive",
+            "model": "extractive-v1",
+            "seed": None,
+            "corpus_generation": "0123456789abcdef",
+            "latencies": [{"stage": "resolve", "ms": 0.1}],
+        },
+    }
+
+
+def source(source_id: str, text: str, valid_from: str, valid_to: str | None, authorised: bool = True) -> dict[str, Any]:
+    return {
+        "id": source_id,
+        "kind": "provision",
+        "text": text,
+        "title": "ITAA 1997 s 328-110 Meaning of small business entity",
+        "act": "itaa1997",
+        "provision": "328-110",
+        "register_ids": [source_id.split("@")[1]],
+        "authorised": authorised,
+        "valid_from": valid_from,
+        "valid_to": valid_to,
+        "income_years": [],
+        "status": None,
+        "timeline": [
+            {
+                "type": "version",
+                "id": V2015,
+                "valid_from": "2014-07-01",
+                "valid_to": "2016-07-01",
+                "register_ids": ["C2015C00285"],
+            },
+            {
+                "type": "gap",
+                "valid_from": "2016-07-01",
+                "valid_to": "2025-07-01",
+                "acts": [],
+                "reason": "no compilation held",
+            },
+            {
+                "type": "version",
+                "id": V2026,
+                "valid_from": "2025-07-01",
+                "valid_to": None,
+                "register_ids": ["C2026C00122"],
+            },
+        ],
+    }
+
+
+SOURCES = {
+    V2015: source(V2015, TEXT_2015, "2014-07-01", "2016-07-01"),
+    V2026: source(V2026, TEXT_2026, "2025-07-01", None, authorised=False),
+}
+
+
+def _event(name: str, data: dict[str, Any]) -> str:
+    return f"event: {name}\ndata: {json.dumps(data)}\n\n"
+
+
+def create_stub(result: dict[str, Any] | None = None, error: dict[str, Any] | None = None) -> FastAPI:
+    """The stub; ``result`` is the outcome streamed, ``error`` an error event sent instead."""
+    app = FastAPI()
+    app.state.requests = []
+
+    @app.post("/v1/research/stream", response_model=None)
+    def stream(body: dict[str, Any]) -> StreamingResponse | JSONResponse:
+        app.state.requests.append(body)
+        if not str(body.get("question", "")).strip():
+            return JSONResponse({"error": "invalid_request", "message": "the question is empty"}, status_code=422)
+
+        def events() -> Iterator[str]:
+            yield _event(
+                "stage", {"stage": "resolve", "ms": 0.2, "income_year": 2015, "as_of": None, "source": "parameter"}
+            )
+            yield _event("stage", {"stage": "retrieve", "ms": 12.5, "hits": 7, "gap_markers": 1})
+            if error is not None:
+                yield _event("error", error)
+                return
+            yield _event("stage", {"stage": "gate", "ms": 0.1, "decision": "answer", "reasons": []})
+            yield _event("result", result if result is not None else outcome())
+
+        return StreamingResponse(events(), media_type="text/event-stream")
+
+    @app.post("/v1/research")
+    def research(body: dict[str, Any]) -> JSONResponse:
+        app.state.requests.append(body)
+        return JSONResponse(result if result is not None else outcome())
+
+    @app.get("/v1/sources/{source_id:path}")
+    def get_source(source_id: str) -> JSONResponse:
+        if source_id not in SOURCES:
+            raise HTTPException(status_code=404, detail=f"no source {source_id!r}")
+        return JSONResponse(SOURCES[source_id])
+
+    @app.get("/v1/audit")
+    def recent(last: int = 20) -> JSONResponse:
+        return JSONResponse({"entries": [audit_entry(2), audit_entry(1)][:last]})
+
+    @app.get("/v1/audit/verify")
+    def verify() -> JSONResponse:
+        return JSONResponse({"checked": 2, "last_id": 2, "last_hash": "a" * 64, "broken": None, "ok": True})
+
+    @app.get("/v1/audit/{entry_id}")
+    def entry(entry_id: int) -> JSONResponse:
+        if entry_id == 99:
+            bad = audit_entry(99, quote="a quote that is not in the text", start=0)
+            return JSONResponse(bad)
+        if entry_id > 2:
+            raise HTTPException(status_code=404, detail=f"no audit row {entry_id}")
+        return JSONResponse(audit_entry(entry_id))
+
+    return app

@@ -1,0 +1,172 @@
+"""The web app over a stub research service (FastAPI TestClient; no browser)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+from asat_web.app import create_app
+from asat_web.settings import WebSettings
+from asat_web.sse import SseParser
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from .stub_research import ATTRIBUTION, QUOTE, START, V2015, V2026, citation, outcome
+
+Make = Callable[..., tuple[TestClient, FastAPI]]
+ASK = {"question": "What aggregated turnover made a business a small business entity?", "income_year": 2015}
+
+
+def _events(client: TestClient, body: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    reply = client.post("/stream", json=body)
+    assert reply.status_code == 200, reply.text
+    assert reply.headers["content-type"].startswith("text/event-stream")
+    parser = SseParser()
+    return [(e.event, e.json()) for e in parser.feed(reply.text) + parser.close()]
+
+
+def test_research_page_has_a_labelled_form_defaulting_to_the_current_income_year(make_web: Make) -> None:
+    web, _ = make_web()
+    page = web.get("/research")
+    assert page.status_code == 200
+    html = page.text
+    for field_id in ("question", "income-year", "as-of", "period-year", "period-day"):
+        assert re.search(rf'<label[^>]+for="{field_id}"', html), field_id
+    assert 'value="2026"' in html  # 1 April 2026 is in income year 2026
+    assert "default-src 'none'" in page.headers["content-security-policy"]
+    assert "https://" not in html.replace("https://www.legislation.gov.au", "")
+
+
+def test_stream_relays_each_stage_then_the_rendered_answer(make_web: Make) -> None:
+    web, stub = make_web()
+    events = _events(web, ASK)
+    assert [name for name, _ in events] == ["stage", "stage", "stage", "result"]
+    assert events[1][1] == {
+        "stage": "retrieve",
+        "label": "Retrieve passages",
+        "summary": "7 passages, 1 markers of text not held",
+        "ms": 12.5,
+    }
+    html = events[-1][1]["html"]
+    assert QUOTE in html and "C2015C00285" in html and "in force from 2014-07-01 to 2016-06-30" in html
+    assert f"/source/{V2015}?audit=1&amp;start={START}&amp;end={START + len(QUOTE)}#quote" in html
+    assert ATTRIBUTION in html and "extractive-v1" in html and "0123456789ab<" in html and "row 1" in html
+    assert stub.state.requests == [{"question": ASK["question"], "income_year": 2015}]
+
+
+def test_an_as_at_day_is_sent_instead_of_the_year(make_web: Make) -> None:
+    web, stub = make_web()
+    _events(web, {"question": "q", "as_of": "2015-03-01", "income_year": 2015})
+    assert stub.state.requests == [{"question": "q", "as_of": "2015-03-01"}]
+
+
+def test_an_abstention_shows_its_reason_and_the_reading_list(make_web: Make) -> None:
+    web, _ = make_web(result=outcome(answered=False))
+    html = _events(web, ASK)[-1][1]["html"]
+    assert "No answer: the corpus does not appear to address this question" in html
+    assert "below the threshold" in html and "Reading list" in html and QUOTE in html
+    assert "Turnover under $2 million." not in html
+
+
+def test_third_party_conversions_are_labelled(make_web: Make) -> None:
+    body = outcome()
+    body["claims"][0]["citations"] = [citation(authorised=False)]
+    web, _ = make_web(result=body)
+    assert "third-party conversion, not an authorised version" in _events(web, ASK)[-1][1]["html"]
+
+
+def test_a_dependency_error_event_is_shown_as_no_answer(make_web: Make) -> None:
+    web, _ = make_web(
+        error={
+            "status": 503,
+            "error": "dependency_unavailable",
+            "dependency": "verifier",
+            "message": "verifier unavailable: refused",
+        }
+    )
+    name, data = _events(web, ASK)[-1]
+    assert name == "error" and "verifier is unavailable" in data["html"] and "refused" in data["html"]
+
+
+def test_a_malformed_outcome_is_an_error_not_a_half_answer(make_web: Make) -> None:
+    web, _ = make_web(result=outcome() | {"audit_id": None})
+    name, data = _events(web, ASK)[-1]
+    assert name == "error" and "could not be shown" in data["html"] and QUOTE not in data["html"]
+
+
+def test_research_down_says_how_to_start_it() -> None:
+    dead = httpx.AsyncClient(base_url="http://127.0.0.1:9", timeout=0.5)
+    web = TestClient(create_app(WebSettings(research_url="http://127.0.0.1:9"), client=dead))
+    events = _events(web, ASK)
+    assert [n for n, _ in events] == ["error"]
+    assert "python -m asat_research serve" in events[0][1]["html"]
+    assert web.get("/audit").status_code == 503
+
+
+def test_bad_stream_input_is_a_clear_422(make_web: Make) -> None:
+    web, _ = make_web()
+    for body, words in (
+        ({"question": "  "}, "empty"),
+        ({"question": "q", "income_year": 1700}, "income_year"),
+        ({"question": "q", "as_of": "soon"}, "as_of"),
+    ):
+        reply = web.post("/stream", json=body)
+        assert reply.status_code == 422 and words in reply.json()["message"], reply.text
+
+
+def test_chat_numbers_sources_from_where_the_rail_left_off(make_web: Make) -> None:
+    web, _ = make_web()
+    page = web.get("/chat").text
+    assert "Each message is answered on its own" in page and 'id="rail"' in page
+    data = _events(web, ASK | {"mode": "chat", "first_source": 3})[-1][1]
+    assert 'href="#source-3"' in data["html"] and 'id="source-3"' in data["rail"]
+    assert data["next_source"] == 4 and QUOTE in data["rail"]
+
+
+def test_the_form_works_without_javascript(make_web: Make) -> None:
+    web, stub = make_web()
+    reply = web.post("/research", data={"question": "Turnover?", "period": "income_year", "income_year": "2015"})
+    assert reply.status_code == 200 and QUOTE in reply.text
+    assert stub.state.requests == [{"question": "Turnover?", "income_year": 2015}]
+    bad = web.post("/research", data={"question": "Turnover?", "period": "as_of", "as_of": "nope"})
+    assert bad.status_code == 422 and "not a date" in bad.text
+
+
+def test_source_viewer_highlights_the_verified_quote_with_interval_timeline_and_diff(make_web: Make) -> None:
+    web, _ = make_web()
+    page = web.get(f"/source/{V2015}", params={"audit": 1, "start": START, "end": START + len(QUOTE)})
+    assert page.status_code == 200
+    html = page.text
+    assert f'<mark id="quote" tabindex="-1">{QUOTE.replace("$", "$")}</mark>' in html
+    assert "in force from 2014-07-01 to 2016-06-30" in html and "C2015C00285" in html
+    assert "Text not held" in html and "no compilation held" in html and 'aria-current="true"' in html
+    assert "Changes to the next version" in html and "<del>$2</del><ins>$10</ins>" in html
+
+
+def test_source_viewer_refuses_a_quote_that_does_not_match(make_web: Make) -> None:
+    web, _ = make_web()
+    html = web.get(f"/source/{V2015}", params={"audit": 99, "start": 0, "end": 31}).text
+    assert "<mark" not in html and "holds no verified quote" not in html
+    assert "not the verified quote" in html and "small business entity if" not in html
+    unknown = web.get(f"/source/{V2015}", params={"audit": 1, "start": 0, "end": 3}).text
+    assert "holds no verified quote" in unknown and "<mark" not in unknown
+
+
+def test_source_viewer_of_a_conversion_labels_it_and_diffs_against_the_previous(make_web: Make) -> None:
+    web, _ = make_web()
+    html = web.get(f"/source/{V2026}").text
+    assert "third-party conversion, not an authorised version" in html
+    assert "Changes from the previous version" in html
+    assert web.get("/source/itaa1997:1-1@X").status_code == 404
+
+
+def test_audit_pages_list_rows_link_them_and_show_the_chain(make_web: Make) -> None:
+    web, _ = make_web()
+    html = web.get("/audit").text
+    assert "Hash chain intact: 2 rows checked." in html
+    assert 'href="/audit/2"' in html and 'href="/audit/1"' in html
+    row = web.get("/audit/1").text
+    assert "a" * 64 in row and QUOTE in row and "What aggregated turnover" in row
+    assert web.get("/audit/7").status_code == 404

@@ -1,0 +1,36 @@
+from __future__ import annotations
+
+import pytest
+from asat_web.outcome import OutcomeShapeError, parse_outcome
+
+from .stub_research import QUOTE, citation, outcome
+
+
+def test_an_answer_reads_into_claims_quotes_and_footer() -> None:
+    view = parse_outcome(outcome())
+    assert view.answered and view.income_year == 2015
+    assert view.claims[0].citations[0].quote == QUOTE
+    assert view.footer.audit_id == 1 and view.footer.model == "extractive-v1"
+    assert view.reading_list[0].quotes[0].register_ids == ("C2015C00285",)
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        ({"answered": False}, "must agree"),
+        ({"audit_id": "1"}, "'audit_id' must be an integer"),
+        ({"claims": [{"text": "x", "citations": [citation(start=3, quote="abc", end=9)]}]}, "cannot hold"),
+        ({"reading_list": [{"source_id": "s"}]}, "lacks the field 'title'"),
+        ({"claims": "none"}, "must be a list"),
+    ],
+)
+def test_a_reply_of_the_wrong_shape_names_the_field(change: dict[str, object], words: str) -> None:
+    with pytest.raises(OutcomeShapeError, match=words):
+        parse_outcome(outcome() | change)
+
+
+def test_an_abstention_that_carries_claims_is_refused() -> None:
+    body = outcome(answered=False)
+    body["claims"] = outcome()["claims"]
+    with pytest.raises(OutcomeShapeError, match="abstention carries claims"):
+        parse_outcome(body)
