@@ -1,0 +1,388 @@
+"""`make up` / `make down` / `make status`: run AsAt on one machine, no Docker.
+
+    .venv/bin/python scripts/stack.py up       # Postgres, migrations, index, services; prints the URL
+    .venv/bin/python scripts/stack.py down     # stops exactly what `up` started
+    .venv/bin/python scripts/stack.py status   # each service: pid, health, URL, log
+
+Order: postgres -> migrate -> verifier -> index build (when missing or stale) -> ingest ->
+research -> web. Each service runs in its own process group; its pid, group and start time go
+to ``<var>/run/<service>.pid`` and its output to ``<var>/log/<service>.log``. A second `up`
+finds the running, healthy services by pid file and health check and starts nothing twice.
+Settings: see ``stack_plan.settings_from_env`` and docs/running.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import stack_postgres
+from stack_plan import (
+    HealthOutcome,
+    PidRecord,
+    ServiceSpec,
+    StackConfigError,
+    StackSettings,
+    Step,
+    StepKind,
+    log_tail,
+    service_env,
+    settings_from_env,
+    stack_steps,
+    start_order,
+    stop_order,
+    wait_until_healthy,
+)
+from stack_postgres import EmbeddedPostgres, EmbeddedPostgresError
+from stack_process import (
+    http_ok,
+    port_in_use,
+    read_pid_file,
+    read_tail,
+    record_for,
+    running,
+    start_process,
+    stop_record,
+    write_pid_file,
+)
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_CONFIG = 2
+
+
+class StackError(RuntimeError):
+    """A step failed; the message names the step, what went wrong and where its log is."""
+
+
+def say(message: str) -> None:
+    print(f"[stack] {message}", flush=True)
+
+
+@dataclass
+class Stack:
+    settings: StackSettings
+    base_env: Mapping[str, str]
+    python: str = sys.executable
+    database_url: str | None = None
+    migrate_url: str | None = None
+    app_role: str | None = None
+    missing: list[str] = field(default_factory=list)
+
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        return start_order(stack_steps(self.settings))
+
+    def env(self) -> dict[str, str]:
+        return service_env(self.settings, self.base_env, self.database_url)
+
+    def embedded(self) -> EmbeddedPostgres:
+        s = self.settings
+        return EmbeddedPostgres(s.postgres_dir, s.host, s.pg_port, s.log_file("postgres"))
+
+    # --- up -------------------------------------------------------------------------------
+
+    def up(self) -> str:
+        started = time.monotonic()
+        for directory in (self.settings.log_dir, self.settings.run_dir):
+            directory.mkdir(parents=True, exist_ok=True)
+        for step in self.steps:
+            if step.kind is StepKind.POSTGRES:
+                self.postgres_up()
+            elif step.kind is StepKind.MIGRATE:
+                self.migrate()
+            elif step.kind is StepKind.INDEX:
+                self.index_up()
+            elif step.service is not None:
+                self.service_up(step.service)
+        entry = self._entry_point()
+        say(f"up in {time.monotonic() - started:.1f}s; logs in {self.settings.log_dir}")
+        return entry
+
+    def _entry_point(self) -> str:
+        specs = {s.name: s.service for s in self.steps if s.service is not None}
+        if "web" in self.missing:
+            research = specs["research"]
+            assert research is not None
+            say(
+                "WARNING: the web service is MISSING (package asat_web is not installed: services/web does not "
+                "exist yet or `make install` has not installed it); the product has no web front end. "
+                f"Research answers at {research.base_url}/v1/research"
+            )
+            return research.base_url
+        web = specs["web"]
+        assert web is not None
+        return web.base_url
+
+    def postgres_up(self) -> None:
+        s = self.settings
+        if not s.embedded_postgres:
+            self.database_url = s.external_database_url
+            say("postgres: using the server in ASAT_DATABASE_URL (migrations as ASAT_AUDIT_MIGRATE_URL)")
+            return
+        pg = self.embedded()
+        credentials, account = stack_postgres.initialise(pg)
+        if stack_postgres.is_running(pg):
+            say(f"postgres: already running (embedded, {pg.data_dir})")
+        else:
+            if port_in_use(s.host, s.pg_port):
+                raise StackError(
+                    f"postgres: port {s.host}:{s.pg_port} is taken by another program; "
+                    "set ASAT_EMBEDDED_PG_PORT to a free port"
+                )
+            who = account.pw_name if account is not None else "the current user"
+            say(f"postgres: starting the embedded server on {s.host}:{s.pg_port} as {who} (log {pg.log_file})")
+            stack_postgres.start(pg, account)
+        pid = stack_postgres.postmaster_pid(pg)
+        record = record_for(pid) if pid is not None else None
+        if record is not None:
+            write_pid_file(s.pid_file("postgres"), record)
+        urls = stack_postgres.ensure_database(pg, credentials)
+        self.database_url = urls.app_url
+        self.migrate_url = urls.migrate_url
+        self.app_role = urls.app_role
+
+    def migrate(self) -> None:
+        s = self.settings
+        env = self.env()
+        migrate_url = self.migrate_url if s.embedded_postgres else s.external_migrate_url
+        if migrate_url is None:
+            raise StackError("migrate: no owner-role URL (the postgres step has not run)")
+        env["ASAT_AUDIT_MIGRATE_URL"] = migrate_url
+        if self.app_role is not None:
+            env["ASAT_AUDIT_APP_ROLE"] = self.app_role
+        log = s.log_file("migrate")
+        done = self._run_logged([self.python, "-m", "asat_research.audit", "migrate"], env, log, echo=False)
+        if done != 0:
+            raise StackError(f"migrate: the audit migration failed (exit {done}):\n{log_tail(read_tail(log))}")
+        say(f"migrate: {log_tail(read_tail(log), 1).strip()}")
+
+    def index_up(self) -> None:
+        s = self.settings
+        ingest = read_pid_file(s.pid_file("ingest"))
+        spec = self._spec("ingest")
+        if running(ingest) and http_ok(spec.health_url):
+            say("index: ready (served by the running ingest service)")
+            return
+        if running(ingest):
+            # The index directory belongs to one process: stop the unhealthy server to check and build.
+            assert ingest is not None
+            say(f"index: ingest (pid {ingest.pid}) is running but not ready; stopping it to check the index")
+            self._stop(spec.name, ingest)
+        env = self.env()
+        log = s.log_file("ingest-build")
+        status = self._run_logged([self.python, "-m", "asat_ingest", "status"], env, log, echo=False)
+        if status == 0:
+            say(f"index: {log_tail(read_tail(log), 1).strip()}")
+            return
+        reason = log_tail(read_tail(log), 1).strip()
+        scope = f"acts={env.get('ASAT_INDEX_ACTS') or 'all'}, rulings={env.get('ASAT_INDEX_RULINGS') or 'public'}"
+        say(
+            f"index: not ready ({reason}); building it now ({scope}, embedder {env.get('ASAT_EMBEDDER') or 'minilm'}). "
+            "A cold build of the whole default scope takes tens of minutes on a 2-core machine; the vector cache "
+            f"makes later builds fast. Progress below and in {log}"
+        )
+        built = self._run_logged([self.python, "-m", "asat_ingest", "build"], env, log, echo=True)
+        if built != 0:
+            raise StackError(f"index: the build failed (exit {built}); see {log}:\n{log_tail(read_tail(log))}")
+
+    def service_up(self, spec: ServiceSpec) -> None:
+        s = self.settings
+        pid_file = s.pid_file(spec.name)
+        log = s.log_file(spec.name)
+        if importlib.util.find_spec(spec.module) is None:
+            if spec.name == "web":
+                self.missing.append(spec.name)
+                say(f"{spec.name}: MISSING (package {spec.module} is not installed); not started")
+                return
+            raise StackError(f"{spec.name}: package {spec.module} is not installed; run `make install`")
+        record = read_pid_file(pid_file)
+        if running(record):
+            assert record is not None
+            if http_ok(spec.health_url):
+                say(f"{spec.name}: already running and healthy (pid {record.pid}, {spec.base_url})")
+                return
+            say(f"{spec.name}: running (pid {record.pid}) but not healthy yet; waiting")
+        else:
+            pid_file.unlink(missing_ok=True)
+            if port_in_use(spec.host, spec.port):
+                raise StackError(
+                    f"{spec.name}: port {spec.host}:{spec.port} is taken by a process this stack did not start; "
+                    f"stop it or set ASAT_{spec.name.upper()}_PORT to a free port"
+                )
+            record = start_process([self.python, "-m", *spec.argv], self.env(), s.repo_root, log)
+            write_pid_file(pid_file, record)
+            say(f"{spec.name}: started (pid {record.pid}, log {log}); waiting for {spec.health_url}")
+        outcome = wait_until_healthy(
+            probe=lambda: http_ok(spec.health_url),
+            alive=lambda: running(record),
+            clock=time.monotonic,
+            sleep=time.sleep,
+            timeout_s=s.health_timeout_s,
+        )
+        if outcome is HealthOutcome.HEALTHY:
+            say(f"{spec.name}: healthy")
+            return
+        detail = read_tail(log)
+        if outcome is HealthOutcome.EXITED:
+            pid_file.unlink(missing_ok=True)
+            raise StackError(f"{spec.name}: exited before it became healthy; its log {log} ends:\n{log_tail(detail)}")
+        raise StackError(
+            f"{spec.name}: {spec.health_url} not healthy after {s.health_timeout_s:.0f}s "
+            f"(ASAT_STACK_HEALTH_TIMEOUT); it is still running (pid {record.pid}); its log {log} ends:\n"
+            f"{log_tail(detail)}"
+        )
+
+    def _spec(self, name: str) -> ServiceSpec:
+        for step in self.steps:
+            if step.name == name and step.service is not None:
+                return step.service
+        raise KeyError(name)
+
+    def _run_logged(self, argv: Sequence[str], env: Mapping[str, str], log: Path, echo: bool) -> int:
+        """Run a one-shot command in the foreground, output appended to ``log`` (and shown when ``echo``)."""
+        log.parent.mkdir(parents=True, exist_ok=True)
+        with log.open("ab") as sink:
+            sink.write(f"\n=== {time.strftime('%Y-%m-%d %H:%M:%S')} {' '.join(argv[1:])}\n".encode())
+            sink.flush()
+            process = subprocess.Popen(
+                list(argv),
+                cwd=self.settings.repo_root,
+                env=dict(env),
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+            )
+            assert process.stdout is not None
+            while chunk := os.read(process.stdout.fileno(), 4096):
+                sink.write(chunk)
+                sink.flush()
+                if echo:
+                    sys.stdout.buffer.write(chunk)
+                    sys.stdout.flush()
+            return process.wait()
+
+    # --- down -----------------------------------------------------------------------------
+
+    def down(self) -> bool:
+        """Stop every service this stack started, dependants first. True when nothing is left."""
+        clean = True
+        for step in stop_order(stack_steps(self.settings)):
+            if step.kind is StepKind.POSTGRES:
+                clean = self.postgres_down() and clean
+            elif step.kind is StepKind.SERVICE:
+                record = read_pid_file(self.settings.pid_file(step.name))
+                if record is None:
+                    continue
+                clean = self._stop(step.name, record) and clean
+        return clean
+
+    def _stop(self, name: str, record: PidRecord) -> bool:
+        pid_file = self.settings.pid_file(name)
+        was_running = running(record)
+        left = stop_record(record, self.settings.stop_timeout_s)
+        if left:
+            say(f"{name}: could NOT stop pid(s) {', '.join(map(str, sorted(left)))}; kill them by hand")
+            return False
+        pid_file.unlink(missing_ok=True)
+        say(f"{name}: {'stopped' if was_running else 'was not running'} (pid {record.pid})")
+        return True
+
+    def postgres_down(self) -> bool:
+        pid_file = self.settings.pid_file("postgres")
+        if not self.settings.embedded_postgres:
+            return True
+        pg = self.embedded()
+        record = read_pid_file(pid_file)
+        if not (pg.data_dir / "PG_VERSION").is_file():
+            pid_file.unlink(missing_ok=True)
+            return True
+        if stack_postgres.is_running(pg):
+            if stack_postgres.stop(pg, self.settings.stop_timeout_s):
+                say("postgres: stopped (pg_ctl stop)")
+            else:
+                say("postgres: pg_ctl stop failed; stopping its processes")
+        if record is not None:
+            left = stop_record(record, self.settings.stop_timeout_s)
+            if left:
+                say(f"postgres: could NOT stop pid(s) {', '.join(map(str, sorted(left)))}")
+                return False
+        pid_file.unlink(missing_ok=True)
+        return True
+
+    # --- status ---------------------------------------------------------------------------
+
+    def status(self) -> bool:
+        """Print one line per step that runs a process; True when every one is running and healthy."""
+        all_ok = True
+        rows: list[tuple[str, str, str, str, str]] = []
+        for step in self.steps:
+            if step.kind is StepKind.POSTGRES:
+                if not self.settings.embedded_postgres:
+                    rows.append(("postgres", "-", "external", "-", "ASAT_DATABASE_URL"))
+                    continue
+                pg = self.embedded()
+                up = stack_postgres.is_running(pg)
+                postmaster = stack_postgres.postmaster_pid(pg) if up else None
+                all_ok = all_ok and up
+                rows.append(
+                    (
+                        "postgres",
+                        str(postmaster or "-"),
+                        "running" if up else "stopped",
+                        f"{self.settings.host}:{self.settings.pg_port}",
+                        str(pg.log_file),
+                    )
+                )
+            elif step.service is not None:
+                spec = step.service
+                record = read_pid_file(self.settings.pid_file(spec.name))
+                if importlib.util.find_spec(spec.module) is None:
+                    state = "missing"
+                elif running(record):
+                    state = "healthy" if http_ok(spec.health_url) else "unhealthy"
+                else:
+                    state = "stale pid file" if record is not None else "stopped"
+                all_ok = all_ok and state == "healthy"
+                pid = str(record.pid) if record is not None and running(record) else "-"
+                rows.append((spec.name, pid, state, spec.base_url, str(self.settings.log_file(spec.name))))
+        print(f"{'service':<10} {'pid':>8}  {'state':<15} {'url':<28} log")
+        for name, pid, state, url, log in rows:
+            print(f"{name:<10} {pid:>8}  {state:<15} {url:<28} {log}")
+        return all_ok
+
+
+def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="scripts/stack.py", description=__doc__.split("\n\n")[0])
+    parser.add_argument("command", choices=("up", "down", "status"))
+    args = parser.parse_args(argv)
+    environ = dict(os.environ if env is None else env)
+    try:
+        stack = Stack(settings_from_env(environ, REPO_ROOT), environ)
+    except StackConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_CONFIG
+    if args.command == "status":
+        return EXIT_OK if stack.status() else EXIT_FAILED
+    if args.command == "down":
+        return EXIT_OK if stack.down() else EXIT_FAILED
+    try:
+        url = stack.up()
+    except (StackError, EmbeddedPostgresError, StackConfigError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        print("make up stopped there; what it already started is still running: `make down` stops it", file=sys.stderr)
+        return EXIT_FAILED
+    print(f"AsAt is up: {url}", flush=True)
+    return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

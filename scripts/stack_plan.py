@@ -1,0 +1,368 @@
+"""What `make up` starts, in which order, with which settings: pure values and rules, no I/O.
+
+The orchestrator (``scripts/stack.py``) reads the environment once into ``StackSettings``, asks
+``stack_steps`` for the steps and ``start_order`` for their order, and gives each process the
+environment ``service_env`` builds. Everything here is a plain function of its arguments.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORTS = {"verifier": 8710, "ingest": 8720, "research": 8730, "web": 8740}
+DEFAULT_PG_PORT = 55432
+DEFAULT_HEALTH_TIMEOUT_S = 300.0
+DEFAULT_STOP_TIMEOUT_S = 15.0
+DATABASE_NAME = "asat"
+OWNER_ROLE = "asat_owner"
+APP_ROLE = "asat_app"
+
+
+class StackConfigError(ValueError):
+    """A setting is missing or malformed; the message names the variable and what to set."""
+
+
+class StepKind(StrEnum):
+    POSTGRES = "postgres"  # the database (embedded, or the server named by ASAT_DATABASE_URL)
+    MIGRATE = "migrate"  # the audit schema, as the owner role
+    INDEX = "index"  # build the index when `asat_ingest status` says missing or stale
+    SERVICE = "service"  # a long-running HTTP service with GET /healthz
+
+
+@dataclass(frozen=True)
+class ServiceSpec:
+    """A long-running service: ``python -m <argv>``, importable as ``module``, healthy at ``url``."""
+
+    name: str
+    module: str
+    argv: tuple[str, ...]
+    host: str
+    port: int
+    health_path: str = "/healthz"
+
+    @property
+    def base_url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    @property
+    def health_url(self) -> str:
+        return self.base_url + self.health_path
+
+
+@dataclass(frozen=True)
+class Step:
+    name: str
+    kind: StepKind
+    depends_on: tuple[str, ...] = ()
+    service: ServiceSpec | None = None
+
+
+@dataclass(frozen=True)
+class StackSettings:
+    repo_root: Path
+    var_dir: Path
+    host: str
+    ports: Mapping[str, int]
+    pg_port: int
+    external_database_url: str | None
+    external_migrate_url: str | None
+    health_timeout_s: float
+    stop_timeout_s: float
+
+    @property
+    def log_dir(self) -> Path:
+        return self.var_dir / "log"
+
+    @property
+    def run_dir(self) -> Path:
+        return self.var_dir / "run"
+
+    @property
+    def postgres_dir(self) -> Path:
+        return self.var_dir / "postgres"
+
+    @property
+    def embedded_postgres(self) -> bool:
+        return self.external_database_url is None
+
+    def log_file(self, name: str) -> Path:
+        return self.log_dir / f"{name}.log"
+
+    def pid_file(self, name: str) -> Path:
+        return self.run_dir / f"{name}.pid"
+
+
+def _port(env: Mapping[str, str], name: str, default: int) -> int:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    if not raw.isdigit() or not 0 < int(raw) < 65536:
+        raise StackConfigError(f"{name}={raw!r} is not a TCP port (1-65535)")
+    return int(raw)
+
+
+def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError as exc:
+        raise StackConfigError(f"{name}={raw!r} is not a number of seconds") from exc
+    if value <= 0:
+        raise StackConfigError(f"{name}={raw!r} must be more than 0 seconds")
+    return value
+
+
+def settings_from_env(env: Mapping[str, str], repo_root: Path) -> StackSettings:
+    """Read the stack's settings. ``ASAT_VAR_DIR`` (default ``<repo>/var``) holds logs, pids,
+    the embedded database, the index and the caches; ports come from ``ASAT_<SERVICE>_PORT``
+    and ``ASAT_EMBEDDED_PG_PORT``. ``ASAT_DATABASE_URL`` selects an external Postgres, which
+    then needs ``ASAT_AUDIT_MIGRATE_URL`` (the owner role) for migrations."""
+    raw_var = env.get("ASAT_VAR_DIR", "").strip()
+    var_dir = Path(raw_var) if raw_var else repo_root / "var"
+    if not var_dir.is_absolute():
+        var_dir = repo_root / var_dir
+    ports = {name: _port(env, f"ASAT_{name.upper()}_PORT", port) for name, port in DEFAULT_PORTS.items()}
+    pg_port = _port(env, "ASAT_EMBEDDED_PG_PORT", DEFAULT_PG_PORT)
+    database_url = env.get("ASAT_DATABASE_URL", "").strip() or None
+    migrate_url = env.get("ASAT_AUDIT_MIGRATE_URL", "").strip() or None
+    if database_url is not None and migrate_url is None:
+        raise StackConfigError(
+            "ASAT_DATABASE_URL is set (use that Postgres server) but ASAT_AUDIT_MIGRATE_URL is not: set it to the "
+            "audit schema owner's URL (e.g. postgresql://asat_owner@127.0.0.1:5432/asat) so migrations can run, "
+            "or unset ASAT_DATABASE_URL to use the embedded Postgres under var/postgres"
+        )
+    used = [("ASAT_EMBEDDED_PG_PORT", pg_port)] if database_url is None else []
+    used += [(f"ASAT_{name.upper()}_PORT", port) for name, port in ports.items()]
+    seen: dict[int, str] = {}
+    for name, port in used:
+        if port in seen:
+            raise StackConfigError(f"{name} and {seen[port]} are both {port}: give each service its own port")
+        seen[port] = name
+    return StackSettings(
+        repo_root=repo_root,
+        var_dir=var_dir,
+        host=env.get("ASAT_STACK_HOST", "").strip() or DEFAULT_HOST,
+        ports=ports,
+        pg_port=pg_port,
+        external_database_url=database_url,
+        external_migrate_url=migrate_url,
+        health_timeout_s=_seconds(env, "ASAT_STACK_HEALTH_TIMEOUT", DEFAULT_HEALTH_TIMEOUT_S),
+        stop_timeout_s=_seconds(env, "ASAT_STACK_STOP_TIMEOUT", DEFAULT_STOP_TIMEOUT_S),
+    )
+
+
+def stack_steps(settings: StackSettings) -> tuple[Step, ...]:
+    """Every step of `make up` with what it needs first (``start_order`` sorts them)."""
+    host, ports = settings.host, settings.ports
+
+    def service(name: str, module: str, *argv: str) -> ServiceSpec:
+        return ServiceSpec(name=name, module=module, argv=(module, *argv), host=host, port=ports[name])
+
+    return (
+        Step("postgres", StepKind.POSTGRES),
+        Step("migrate", StepKind.MIGRATE, ("postgres",)),
+        Step("verifier", StepKind.SERVICE, (), service("verifier", "asat_verifier")),
+        Step("index", StepKind.INDEX),
+        Step("ingest", StepKind.SERVICE, ("index",), service("ingest", "asat_ingest", "serve")),
+        Step(
+            "research",
+            StepKind.SERVICE,
+            ("migrate", "verifier", "ingest"),
+            service("research", "asat_research", "serve"),
+        ),
+        Step("web", StepKind.SERVICE, ("research",), service("web", "asat_web")),
+    )
+
+
+def start_order(steps: Sequence[Step]) -> tuple[Step, ...]:
+    """Dependencies first; among steps whose dependencies are met, the declared order.
+    Raises ``StackConfigError`` on an unknown dependency or a cycle."""
+    by_name = {step.name: step for step in steps}
+    for step in steps:
+        missing = [d for d in step.depends_on if d not in by_name]
+        if missing:
+            raise StackConfigError(f"step {step.name!r} depends on unknown step(s) {', '.join(missing)}")
+    done: list[Step] = []
+    placed: set[str] = set()
+    while len(done) < len(steps):
+        ready = [s for s in steps if s.name not in placed and all(d in placed for d in s.depends_on)]
+        if not ready:
+            stuck = sorted(s.name for s in steps if s.name not in placed)
+            raise StackConfigError(f"steps depend on each other in a cycle: {', '.join(stuck)}")
+        done.append(ready[0])
+        placed.add(ready[0].name)
+    return tuple(done)
+
+
+def stop_order(steps: Sequence[Step]) -> tuple[Step, ...]:
+    """The reverse of ``start_order``: dependants stop before what they depend on."""
+    return tuple(reversed(start_order(steps)))
+
+
+def service_env(settings: StackSettings, base: Mapping[str, str], database_url: str | None) -> dict[str, str]:
+    """The environment every stack process gets: ``base`` (so ``ASAT_INDEX_ACTS``,
+    ``ASAT_INDEX_RULINGS``, ``ASAT_EMBEDDER``, ``ASAT_GENERATION_*`` ... pass through), the
+    stack's hosts, ports and URLs, and the directories under the var dir unless set in ``base``."""
+    env = dict(base)
+    var = settings.var_dir
+    for name, default in (
+        ("ASAT_INDEX_DIR", var / "index"),
+        ("ASAT_VECTOR_CACHE_DIR", var / "vector-cache"),
+        ("ASAT_CACHE_DIR", var / "cache"),
+    ):
+        if not env.get(name, "").strip():
+            env[name] = str(default)
+    for name, port in settings.ports.items():
+        key = name.upper()
+        env[f"ASAT_{key}_HOST"] = settings.host
+        env[f"ASAT_{key}_PORT"] = str(port)
+        env[f"ASAT_{key}_URL"] = f"http://{settings.host}:{port}"
+    if database_url is not None:
+        env["ASAT_DATABASE_URL"] = database_url
+    # The services' own Python output goes straight to their log files.
+    env["PYTHONUNBUFFERED"] = "1"
+    return env
+
+
+@dataclass(frozen=True)
+class PidRecord:
+    """What `make up` wrote for a process it started: its pid, its process group, and its start
+    time in clock ticks since boot (``/proc/<pid>/stat`` field 22), so a pid the kernel has since
+    given to another process is never signalled."""
+
+    pid: int
+    pgid: int
+    start_ticks: int
+
+
+class PidFileError(ValueError):
+    pass
+
+
+def format_pid_file(record: PidRecord) -> str:
+    return f"{record.pid}\n{record.pgid}\n{record.start_ticks}\n"
+
+
+def parse_pid_file(text: str) -> PidRecord:
+    """Three lines: pid, process group id, start ticks. Raises ``PidFileError`` otherwise."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if len(lines) != 3 or not all(line.isdigit() for line in lines):
+        raise PidFileError(f"expected three lines (pid, process group, start ticks), got {text[:80]!r}")
+    pid, pgid, ticks = (int(line) for line in lines)
+    if pid <= 0 or pgid <= 0:
+        raise PidFileError(f"pid and process group must be positive, got {pid} and {pgid}")
+    return PidRecord(pid, pgid, ticks)
+
+
+@dataclass(frozen=True)
+class ProcStat:
+    pid: int
+    state: str
+    ppid: int
+    pgid: int
+    start_ticks: int
+
+    @property
+    def alive(self) -> bool:
+        """A zombie (Z) or dead (X) entry has finished running; only its parent's wait remains."""
+        return self.state not in ("Z", "X")
+
+
+def parse_proc_stat(text: str) -> ProcStat:
+    """Parse ``/proc/<pid>/stat``. The command name (field 2) is in parentheses and may itself
+    contain spaces and parentheses, so fields are counted from the last ``)``."""
+    open_at, close_at = text.find("("), text.rfind(")")
+    if open_at < 0 or close_at < open_at:
+        raise ValueError(f"not a /proc/<pid>/stat line: {text[:80]!r}")
+    rest = text[close_at + 1 :].split()
+    if len(rest) < 20:
+        raise ValueError(f"/proc/<pid>/stat has too few fields: {text[:80]!r}")
+    # rest[0] is field 3 (state); field n is rest[n - 3].
+    return ProcStat(
+        pid=int(text[:open_at]),
+        state=rest[0],
+        ppid=int(rest[1]),
+        pgid=int(rest[2]),
+        start_ticks=int(rest[19]),
+    )
+
+
+def is_same_process(record: PidRecord, table: Mapping[int, ProcStat]) -> bool:
+    """The recorded process is still running (same pid, same start time, not a zombie)."""
+    stat = table.get(record.pid)
+    return stat is not None and stat.alive and stat.start_ticks == record.start_ticks
+
+
+def descendants(root: int, table: Mapping[int, ProcStat]) -> frozenset[int]:
+    """Every live process below ``root`` in the parent tree (not ``root`` itself)."""
+    children: dict[int, list[int]] = {}
+    for stat in table.values():
+        children.setdefault(stat.ppid, []).append(stat.pid)
+    found: set[int] = set()
+    todo = list(children.get(root, ()))
+    while todo:
+        pid = todo.pop()
+        if pid in found or pid == root:
+            continue
+        found.add(pid)
+        todo.extend(children.get(pid, ()))
+    return frozenset(pid for pid in found if table[pid].alive)
+
+
+def belonging_to(record: PidRecord, table: Mapping[int, ProcStat]) -> frozenset[int]:
+    """The live processes that stopping ``record`` must end: the recorded process when it is
+    still the same one, the live members of its process group, and the descendants of both
+    (a child that moved to its own group is still ours). A process that has left the group and
+    whose parent has already ended cannot be traced, which is why services run in the
+    foreground of their own group."""
+    leader = table.get(record.pgid)
+    if record.pgid == record.pid and leader is not None and leader.alive and not is_same_process(record, table):
+        # The kernel reuses a pid only once no process has it as its group id any more: the
+        # number now names someone else's process, so nothing of ours is left in that group.
+        return frozenset()
+    group = {pid for pid, stat in table.items() if stat.pgid == record.pgid and stat.alive}
+    if is_same_process(record, table):
+        group.add(record.pid)
+    result = set(group)
+    for pid in group:
+        result |= descendants(pid, table)
+    return frozenset(result)
+
+
+class HealthOutcome(StrEnum):
+    HEALTHY = "healthy"
+    EXITED = "exited"  # the process ended before it became healthy
+    TIMED_OUT = "timed out"
+
+
+def wait_until_healthy(
+    probe: Callable[[], bool],
+    alive: Callable[[], bool],
+    clock: Callable[[], float],
+    sleep: Callable[[float], None],
+    timeout_s: float,
+    interval_s: float = 0.5,
+) -> HealthOutcome:
+    """Probe until healthy, the process ends, or ``timeout_s`` has passed on ``clock``."""
+    deadline = clock() + timeout_s
+    while True:
+        if probe():
+            return HealthOutcome.HEALTHY
+        if not alive():
+            return HealthOutcome.EXITED
+        now = clock()
+        if now >= deadline:
+            return HealthOutcome.TIMED_OUT
+        sleep(min(interval_s, deadline - now))
+
+
+def log_tail(text: str, lines: int = 15) -> str:
+    """The last ``lines`` lines of a log, each indented, for an error message."""
+    kept = [line.rstrip() for line in text.replace("\r", "\n").splitlines() if line.strip()][-lines:]
+    return "\n".join(f"    {line}" for line in kept)
