@@ -9,6 +9,11 @@ Within a volume, only the body pages are read (see :mod:`register_pages`); parsi
 ``109D Title``) opens a section, and ``Table of sections``, ``Guide to ...`` and
 ``Operative provisions`` close the current one. In the TAA 1953, sections of Schedule N are
 numbered ``schN-<number>`` (``sch1-12-35``); other Acts keep the number as printed.
+
+A group heading inside a Division (``Research`` before ``30-40 Research``) is also set at
+column 0. One that stands alone (after a blank line or at a page top), may wrap, and is followed
+only by blank lines or a page break before the next section heading closes the current section
+and is dropped, as the gitlaw and animus conversions drop it: it is not part of either section.
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ _SECTION_WRAP_MIN = 40  # section headings wrap near 60 characters; a shorter on
 _LEVEL_WRAP_MIN = 25  # Chapter/Part/Division headings are set larger and wrap earlier
 _SCHEDULE_PREFIXED_ACTS = frozenset({"taa1953"})
 _NUMBER_PART = re.compile(r"\d+")
+_SENTENCE_END = (".", ":", ";", ",")
 
 
 @dataclass
@@ -118,6 +124,32 @@ def _looks_like_heading(number: str, title: str, state: _State) -> bool:
     return state.last_key is None or number_key(number) >= state.last_key
 
 
+def _group_heading_end(lines: Sequence[BodyLine], index: int, state: _State) -> int | None:
+    """Where the section heading after a group heading at ``lines[index]`` starts; else ``None``.
+
+    ``lines[index]`` is a column-0 line that is not a Chapter/Part/... or section heading. It is a
+    group heading when it stands alone (a blank line or a page break before it), reads like a
+    heading (no label, no table gaps, no sentence punctuation at the end), and only its wrapped
+    lines and blank lines separate it from a section heading.
+    """
+    line = lines[index]
+    previous = lines[index - 1] if index > 0 else None
+    if not (line.page_start or previous is None or previous.blank):
+        return None
+    text = line.text.strip()
+    if LABEL.match(text) is not None or "   " in text or text.endswith(_SENTENCE_END):
+        return None
+    _, end = _heading_with_wraps(lines, index, _SECTION_WRAP_MIN)
+    while end < len(lines) and lines[end].blank:
+        end += 1
+    if end >= len(lines):
+        return None
+    section = _SECTION.match(lines[end].text)
+    if section is None or not _looks_like_heading(section.group(1), section.group(2), state):
+        return None
+    return end
+
+
 def _close(state: _State, compilation: Compilation, rel_path: str, report: ParseReport) -> ParsedProvision | None:
     current = state.current
     state.current = None
@@ -192,6 +224,13 @@ def _sections(text: str, rel_path: str, compilation: Compilation, report: ParseR
                 yield closed
             state.in_table_of = _TABLE_OF.match(raw) is not None
             index += 1
+            continue
+        group_end = _group_heading_end(lines, index, state)
+        if group_end is not None:
+            closed = _close(state, compilation, rel_path, report)
+            if closed is not None:
+                yield closed
+            index = group_end
             continue
         if state.current is not None and not state.in_table_of:
             state.current.body.append(line)
