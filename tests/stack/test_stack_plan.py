@@ -1,0 +1,314 @@
+"""The orchestrator's pure rules: settings, step order, environment, pid files, /proc, health waits."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from stack_plan import (
+    DEFAULT_PORTS,
+    HealthOutcome,
+    PidFileError,
+    PidRecord,
+    ProcStat,
+    StackConfigError,
+    Step,
+    StepKind,
+    belonging_to,
+    descendants,
+    format_pid_file,
+    is_same_process,
+    log_tail,
+    parse_pid_file,
+    parse_proc_stat,
+    service_env,
+    settings_from_env,
+    stack_steps,
+    start_order,
+    stop_order,
+    wait_until_healthy,
+)
+
+REPO = Path("/repo")
+
+
+def names(steps: tuple[Step, ...]) -> list[str]:
+    return [s.name for s in steps]
+
+
+# --- settings -------------------------------------------------------------------------------
+
+
+def test_defaults_put_everything_under_the_repos_var_and_use_the_embedded_postgres() -> None:
+    settings = settings_from_env({}, REPO)
+    assert settings.var_dir == REPO / "var"
+    assert settings.log_file("research") == REPO / "var" / "log" / "research.log"
+    assert settings.pid_file("web") == REPO / "var" / "run" / "web.pid"
+    assert dict(settings.ports) == DEFAULT_PORTS
+    assert settings.embedded_postgres
+    assert settings.host == "127.0.0.1"
+
+
+def test_var_dir_and_ports_come_from_the_environment() -> None:
+    env = {"ASAT_VAR_DIR": "tmp/v", "ASAT_RESEARCH_PORT": "9001", "ASAT_EMBEDDED_PG_PORT": "9002"}
+    settings = settings_from_env(env, REPO)
+    assert settings.var_dir == REPO / "tmp" / "v"  # relative to the repository, not the caller
+    assert settings.ports["research"] == 9001
+    assert settings.pg_port == 9002
+    assert settings_from_env({"ASAT_VAR_DIR": "/abs/v"}, REPO).var_dir == Path("/abs/v")
+
+
+@pytest.mark.parametrize("value", ["http", "0", "65536", "-1", "80.5"])
+def test_a_port_that_is_not_a_port_is_refused_by_name(value: str) -> None:
+    with pytest.raises(StackConfigError, match="ASAT_WEB_PORT"):
+        settings_from_env({"ASAT_WEB_PORT": value}, REPO)
+
+
+def test_two_services_on_one_port_are_refused() -> None:
+    with pytest.raises(StackConfigError, match="ASAT_WEB_PORT and ASAT_VERIFIER_PORT are both 8710"):
+        settings_from_env({"ASAT_WEB_PORT": "8710"}, REPO)
+    with pytest.raises(StackConfigError, match="ASAT_EMBEDDED_PG_PORT"):
+        settings_from_env({"ASAT_INGEST_PORT": "55432"}, REPO)
+
+
+def test_an_external_database_needs_the_owner_url_for_migrations() -> None:
+    with pytest.raises(StackConfigError, match="ASAT_AUDIT_MIGRATE_URL"):
+        settings_from_env({"ASAT_DATABASE_URL": "postgresql://app@h/db"}, REPO)
+    settings = settings_from_env(
+        {"ASAT_DATABASE_URL": "postgresql://app@h/db", "ASAT_AUDIT_MIGRATE_URL": "postgresql://owner@h/db"}, REPO
+    )
+    assert not settings.embedded_postgres
+    # The embedded server's port is then unused, so a service may have it.
+    settings_from_env(
+        {
+            "ASAT_DATABASE_URL": "postgresql://app@h/db",
+            "ASAT_AUDIT_MIGRATE_URL": "postgresql://o@h/db",
+            "ASAT_WEB_PORT": "55432",
+        },
+        REPO,
+    )
+
+
+@pytest.mark.parametrize("value", ["soon", "0", "-3"])
+def test_a_timeout_must_be_a_positive_number(value: str) -> None:
+    with pytest.raises(StackConfigError, match="ASAT_STACK_HEALTH_TIMEOUT"):
+        settings_from_env({"ASAT_STACK_HEALTH_TIMEOUT": value}, REPO)
+
+
+# --- order ----------------------------------------------------------------------------------
+
+
+def test_the_stack_starts_in_dependency_order() -> None:
+    order = names(start_order(stack_steps(settings_from_env({}, REPO))))
+    assert order == ["postgres", "migrate", "verifier", "index", "ingest", "research", "web"]
+
+
+def test_the_stack_stops_dependants_first() -> None:
+    order = names(stop_order(stack_steps(settings_from_env({}, REPO))))
+    assert order == ["web", "research", "ingest", "index", "verifier", "migrate", "postgres"]
+
+
+def test_every_dependency_comes_before_its_dependant() -> None:
+    steps = start_order(stack_steps(settings_from_env({}, REPO)))
+    position = {s.name: i for i, s in enumerate(steps)}
+    for step in steps:
+        for dependency in step.depends_on:
+            assert position[dependency] < position[step.name], (dependency, step.name)
+
+
+def test_declared_order_does_not_override_dependencies() -> None:
+    steps = (Step("c", StepKind.SERVICE, ("b",)), Step("b", StepKind.SERVICE, ("a",)), Step("a", StepKind.INDEX))
+    assert names(start_order(steps)) == ["a", "b", "c"]
+
+
+def test_a_cycle_and_an_unknown_dependency_are_refused() -> None:
+    with pytest.raises(StackConfigError, match="cycle: a, b"):
+        start_order((Step("a", StepKind.SERVICE, ("b",)), Step("b", StepKind.SERVICE, ("a",))))
+    with pytest.raises(StackConfigError, match="unknown step"):
+        start_order((Step("a", StepKind.SERVICE, ("nope",)),))
+
+
+def test_research_waits_for_the_database_the_verifier_and_the_index_server() -> None:
+    steps = {s.name: s for s in stack_steps(settings_from_env({}, REPO))}
+    assert set(steps["research"].depends_on) == {"migrate", "verifier", "ingest"}
+    assert steps["ingest"].depends_on == ("index",)
+    research = steps["research"].service
+    assert research is not None
+    assert research.argv == ("asat_research", "serve")
+    assert research.health_url == "http://127.0.0.1:8730/healthz"
+
+
+# --- environment ----------------------------------------------------------------------------
+
+
+def test_service_env_passes_the_scope_through_and_points_every_service_at_the_others() -> None:
+    settings = settings_from_env({"ASAT_VAR_DIR": "/v", "ASAT_INGEST_PORT": "9720"}, REPO)
+    base = {"ASAT_INDEX_ACTS": "abn1999", "ASAT_INDEX_RULINGS": "none", "ASAT_EMBEDDER": "hash", "PATH": "/bin"}
+    env = service_env(settings, base, "postgresql://asat_app:pw@127.0.0.1:1/asat")
+    for key, value in base.items():
+        assert env[key] == value
+    assert env["ASAT_INGEST_URL"] == "http://127.0.0.1:9720"
+    assert env["ASAT_INGEST_PORT"] == "9720"
+    assert env["ASAT_RESEARCH_URL"] == "http://127.0.0.1:8730"
+    assert env["ASAT_INDEX_DIR"] == "/v/index"
+    assert env["ASAT_VECTOR_CACHE_DIR"] == "/v/vector-cache"
+    assert env["ASAT_CACHE_DIR"] == "/v/cache"
+    assert env["ASAT_DATABASE_URL"] == "postgresql://asat_app:pw@127.0.0.1:1/asat"
+
+
+def test_service_env_keeps_directories_the_caller_set() -> None:
+    settings = settings_from_env({"ASAT_VAR_DIR": "/v"}, REPO)
+    env = service_env(settings, {"ASAT_INDEX_DIR": "/elsewhere", "ASAT_CACHE_DIR": "/c"}, None)
+    assert env["ASAT_INDEX_DIR"] == "/elsewhere"
+    assert env["ASAT_CACHE_DIR"] == "/c"
+    assert "ASAT_DATABASE_URL" not in env
+
+
+# --- pid files ------------------------------------------------------------------------------
+
+
+@given(st.integers(1, 2**22), st.integers(1, 2**22), st.integers(0, 2**40))
+def test_a_pid_file_reads_back_as_written(pid: int, pgid: int, ticks: int) -> None:
+    record = PidRecord(pid, pgid, ticks)
+    assert parse_pid_file(format_pid_file(record)) == record
+
+
+@pytest.mark.parametrize("text", ["", "123\n", "123\n123\n", "a\nb\nc\n", "1\n2\n3\n4\n", "0\n1\n2\n", "-5\n1\n2\n"])
+def test_a_malformed_pid_file_is_refused(text: str) -> None:
+    with pytest.raises(PidFileError):
+        parse_pid_file(text)
+
+
+# --- /proc ----------------------------------------------------------------------------------
+
+
+def stat_line(pid: int, comm: str, state: str, ppid: int, pgid: int, ticks: int) -> str:
+    # fields: pid (comm) state ppid pgrp session tty_nr tpgid flags minflt cminflt majflt cmajflt
+    # utime stime cutime cstime priority nice num_threads itrealvalue starttime ...
+    return f"{pid} ({comm}) {state} {ppid} {pgid} {pgid} 0 -1 4194304 0 0 0 0 0 0 0 0 20 0 1 0 {ticks} 1000 20 0 0"
+
+
+def test_proc_stat_reads_a_real_line() -> None:
+    line = (
+        "4242 (python) S 1 4242 4242 0 -1 4194560 12043 0 3 0 410 32 0 0 20 0 4 0 98765 "
+        "1234567 8910 18446744073709551615 1 1 0 0 0 0 0 16781312 2 0 0 0 17 1 0 0 0 0 0"
+    )
+    assert parse_proc_stat(line) == ProcStat(pid=4242, state="S", ppid=1, pgid=4242, start_ticks=98765)
+
+
+@given(
+    st.integers(1, 2**22),
+    st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00\n"), max_size=15),
+    st.sampled_from("RSDZTX"),
+    st.integers(0, 2**22),
+    st.integers(1, 2**22),
+    st.integers(0, 2**40),
+)
+def test_proc_stat_survives_any_command_name(pid: int, comm: str, state: str, ppid: int, pgid: int, ticks: int) -> None:
+    # A command name may hold spaces and parentheses, e.g. "(sd-pam)" or "a) S 9 9".
+    stat = parse_proc_stat(stat_line(pid, comm, state, ppid, pgid, ticks))
+    assert stat == ProcStat(pid, state, ppid, pgid, ticks)
+
+
+def test_proc_stat_refuses_what_is_not_a_stat_line() -> None:
+    with pytest.raises(ValueError):
+        parse_proc_stat("no parentheses here")
+    with pytest.raises(ValueError):
+        parse_proc_stat("12 (x) S 1 2")
+
+
+def table(*rows: tuple[int, str, int, int, int]) -> dict[int, ProcStat]:
+    return {pid: ProcStat(pid, state, ppid, pgid, ticks) for pid, state, ppid, pgid, ticks in rows}
+
+
+def test_a_reused_pid_is_not_the_recorded_process() -> None:
+    record = PidRecord(100, 100, 5000)
+    assert is_same_process(record, table((100, "S", 1, 100, 5000)))
+    assert not is_same_process(record, table((100, "S", 1, 100, 7000)))  # same pid, later start
+    assert not is_same_process(record, table((100, "Z", 1, 100, 5000)))  # finished, not yet reaped
+    assert not is_same_process(record, table())
+
+
+def test_descendants_follow_the_parent_tree_and_skip_zombies() -> None:
+    procs = table(
+        (10, "S", 1, 10, 1),
+        (11, "S", 10, 10, 2),
+        (12, "S", 11, 12, 3),  # grandchild that started its own group
+        (13, "Z", 10, 10, 4),
+        (20, "S", 1, 20, 5),
+    )
+    assert descendants(10, procs) == {11, 12}
+    assert descendants(20, procs) == frozenset()
+
+
+def test_stopping_a_record_takes_its_group_and_every_descendant() -> None:
+    procs = table(
+        (10, "S", 1, 10, 100),
+        (11, "S", 10, 10, 101),
+        (12, "S", 10, 12, 102),  # left the group, still a child
+        (13, "S", 12, 12, 103),
+        (30, "S", 1, 30, 50),  # someone else's
+    )
+    assert belonging_to(PidRecord(10, 10, 100), procs) == {10, 11, 12, 13}
+
+
+def test_a_group_outlives_its_leader() -> None:
+    procs = table((11, "S", 1, 10, 101), (30, "S", 1, 30, 50))
+    assert belonging_to(PidRecord(10, 10, 100), procs) == {11}
+
+
+def test_a_reused_leader_pid_means_nothing_of_ours_is_left() -> None:
+    procs = table((10, "S", 1, 10, 900), (11, "S", 10, 10, 901))
+    assert belonging_to(PidRecord(10, 10, 100), procs) == frozenset()
+
+
+# --- health waits ---------------------------------------------------------------------------
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+        self.slept: list[float] = []
+
+    def __call__(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.slept.append(seconds)
+        self.now += seconds
+
+
+def test_health_wait_returns_once_the_probe_passes() -> None:
+    clock = FakeClock()
+    answers = iter([False, False, True])
+    outcome = wait_until_healthy(lambda: next(answers), lambda: True, clock, clock.sleep, timeout_s=10, interval_s=0.5)
+    assert outcome is HealthOutcome.HEALTHY
+    assert clock.slept == [0.5, 0.5]
+
+
+def test_health_wait_gives_up_at_the_deadline_not_before() -> None:
+    clock = FakeClock()
+    outcome = wait_until_healthy(lambda: False, lambda: True, clock, clock.sleep, timeout_s=2.2, interval_s=0.5)
+    assert outcome is HealthOutcome.TIMED_OUT
+    assert clock.now == pytest.approx(1002.2)
+    assert clock.slept[-1] == pytest.approx(0.2)  # the last sleep is cut to the deadline
+
+
+def test_health_wait_stops_when_the_process_ends() -> None:
+    clock = FakeClock()
+    lives = iter([True, True, False])
+    outcome = wait_until_healthy(lambda: False, lambda: next(lives), clock, clock.sleep, timeout_s=60)
+    assert outcome is HealthOutcome.EXITED
+    assert clock.now < 1060
+
+
+def test_a_healthy_answer_counts_even_if_the_process_is_then_gone() -> None:
+    clock = FakeClock()
+    assert wait_until_healthy(lambda: True, lambda: False, clock, clock.sleep, 5) is HealthOutcome.HEALTHY
+
+
+def test_log_tail_keeps_the_last_lines_and_splits_progress_lines() -> None:
+    text = "one\ntwo\n\nthree\r[build] 1/3\r[build] 3/3\nfour\n"
+    assert log_tail(text, 3) == "    [build] 1/3\n    [build] 3/3\n    four"
