@@ -28,3 +28,8 @@ def make_web() -> Callable[..., tuple[TestClient, FastAPI]]:
         return web_client(stub), stub
 
     return make
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # Registered here so that --strict-markers accepts it (the root pytest config lists the others).
+    config.addinivalue_line("markers", "browser: drives Debian's Chromium with Playwright against the running services")
