@@ -57,7 +57,9 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
     print(f"screenshots in {SHOTS}")
     with live_services(tmp_path_factory.mktemp("stack")) as (_, web_url), playwright_sync.sync_playwright() as p:
         chromium = p.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+            executable_path=CHROMIUM,
+            headless=True,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
         )
         page = chromium.new_page(viewport={"width": 1280, "height": 900})
         page.set_default_timeout(TIMEOUT_MS)
@@ -91,7 +93,9 @@ def test_income_year_2015_answers_from_the_2015_text_highlighted_with_its_interv
     expect(page.locator("mark#quote")).to_have_text(quote)
     expect(page.locator("mark#quote")).to_contain_text("$2 million")
     expect(page.locator(".source-register")).to_contain_text("C2015C00285")
-    expect(page.locator(".source-interval")).to_have_text(re.compile(r"in force from \d{4}-\d\d-\d\d to \d{4}-\d\d-\d\d"))
+    expect(page.locator(".source-interval")).to_have_text(
+        re.compile(r"in force from \d{4}-\d\d-\d\d to \d{4}-\d\d-\d\d")
+    )
     expect(page.locator(".timeline")).to_contain_text("C2026C00122")
     browser.shot("02-source-2015-highlighted")
 
