@@ -27,6 +27,7 @@ _PAGE_RIGHT = re.compile(rf"^\s*{_ACT_TITLE}\s{{3,}}{_PAGE_NUMBER}\s*$")
 _SECTION_HEAD = re.compile(r"^\s*(Section|Clause)\s+\S{1,20}\s*$")
 _LEVEL_HEAD = re.compile(r"^\s*(Schedule|Chapter|Part|Division|Subdivision)\s+\S+(\s+[^—\s].*)?$")
 _LEVEL_HEAD_RIGHT = re.compile(r"\S\s+(Schedule|Chapter|Part|Division|Subdivision)\s+[\w.-]+\s*$")
+_LEVEL_HEAD_BARE = re.compile(r"^\s{40,}(Schedule|Chapter|Part|Division|Subdivision)\s+[\w.-]+\s*$")
 _BINARY = re.compile(r"[\x00-\x08\x0e-\x1f\ufffd]")
 _HEAD_SCAN = 9  # running heads occupy at most this many non-blank lines at a page top
 
@@ -100,6 +101,20 @@ def _strip_footer(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
     return lines[:end]
 
 
+def _wraps_onto_level(lines: list[tuple[int, str]], index: int) -> bool:
+    """True when the next non-blank line after ``index`` is a bare right-aligned ``Schedule 2H``.
+
+    A long running head wraps its title above its level word::
+
+        Demutualisation of mutual entities other than insurance companies and health insurers
+                                                                         Schedule 2H
+    """
+    for _, text in lines[index + 1 :]:
+        if text.strip():
+            return _LEVEL_HEAD_BARE.match(text) is not None
+    return False
+
+
 def _strip_head(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
     """Drop the running head: the lines up to a ``Section N`` line, or level heads without a dash."""
     nonblank = [i for i, (_, text) in enumerate(lines) if text.strip()][:_HEAD_SCAN]
@@ -115,7 +130,9 @@ def _strip_head(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
         if not text.strip() or is_furniture(text):
             start += 1
             continue
-        if "—" not in text and (_LEVEL_HEAD.match(text) or _LEVEL_HEAD_RIGHT.search(text)):
+        if "—" not in text and (
+            _LEVEL_HEAD.match(text) or _LEVEL_HEAD_RIGHT.search(text) or _wraps_onto_level(lines, start)
+        ):
             start += 1
             continue
         break
