@@ -97,6 +97,8 @@ def main(argv: Sequence[str] | None = None, target_factory: TargetFactory | None
             file=err,
         )
         return EXIT_USAGE
+    print("building the system under test (loads the corpus; about a minute from a cold cache)", file=err)
+    building = time.perf_counter()
     try:
         target = (target_factory or default_target)(args)
     except Exception as exc:  # configuration errors of the system under test, reported and refused
@@ -126,6 +128,7 @@ def main(argv: Sequence[str] | None = None, target_factory: TargetFactory | None
         config=observed_config(config, [r.answer for r in results]),
         started=started.isoformat(timespec="seconds"),
         seconds=time.perf_counter() - clock,
+        build_seconds=clock - building,
         results=tuple(results),
     )
     document = report_json(report)

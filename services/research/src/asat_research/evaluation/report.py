@@ -1,6 +1,6 @@
 """The run as one JSON document (``--out``): config, gate, metrics, per-tag metrics, per-case records.
 
-Everything but ``run`` (start time, seconds, audit row ids) and the per-case ``latency_ms`` /
+Everything but ``run`` (start time, seconds, build seconds, audit row ids) and the per-case ``latency_ms`` /
 ``stage_ms`` is a function of the suite, the configuration and the system's decisions, so two
 runs of a deterministic configuration give the same document apart from those.
 """
@@ -41,8 +41,9 @@ class RunConfig:
 class EvalReport:
     config: RunConfig
     started: str  # ISO timestamp
-    seconds: float
+    seconds: float  # running the cases
     results: tuple[CaseResult, ...]
+    build_seconds: float = 0.0  # building the system under test and loading the corpus
 
     @property
     def metrics(self) -> Metrics:
@@ -157,6 +158,7 @@ def report_json(report: EvalReport) -> dict[str, Any]:
         "run": {
             "started": report.started,
             "seconds": round(report.seconds, 2),
+            "build_seconds": round(report.build_seconds, 2),
             "audit_ids": {r.case.id: r.answer.audit_id for r in report.results if r.answer.audit_id is not None},
         },
         "gate": {"passed": verdict.passed, "reasons": list(verdict.reasons)},

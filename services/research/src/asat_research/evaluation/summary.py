@@ -63,7 +63,13 @@ def summary_text(report: Mapping[str, Any]) -> str:
     ]
     if rows:
         out += [table(header, rows), ""]
+    errors = list(dict.fromkeys(c["rule"] for c in report["cases"] if c["verdict"] == "error"))
+    if errors:
+        out += ["errors (distinct):", *(f"  {e}" for e in errors[:5])]
+        out += [f"  ... and {len(errors) - 5} more"] if len(errors) > 5 else []
+        out.append("")
     gate = report["gate"]
-    out.append(f"run took {report['run']['seconds']} s")
+    run = report["run"]
+    out.append(f"cases took {run['seconds']} s (building the system {run.get('build_seconds', 0)} s)")
     out.append("gate: PASSED" if gate["passed"] else "gate: FAILED\n  " + "\n  ".join(gate["reasons"]))
     return "\n".join(out)
