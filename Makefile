@@ -32,7 +32,7 @@ down:
 	@if [ -x $(PY) ]; then $(PY) scripts/stack.py down; else echo "nothing to stop: $(VENV) does not exist"; fi
 
 status:
-	@if [ -x $(PY) ]; then $(PY) scripts/stack.py status; else echo "nothing running: $(VENV) does not exist"; fi
+	@if [ -x $(PY) ]; then $(PY) scripts/stack.py status || true; else echo "nothing running: $(VENV) does not exist"; fi
 
 lint: install
 	$(VENV)/bin/ruff check services scripts tests

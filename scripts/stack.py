@@ -32,6 +32,7 @@ from stack_plan import (
     StackSettings,
     Step,
     StepKind,
+    last_run,
     log_tail,
     service_env,
     settings_from_env,
@@ -231,7 +232,7 @@ class Stack:
         if outcome is HealthOutcome.HEALTHY:
             say(f"{spec.name}: healthy")
             return
-        detail = read_tail(log)
+        detail = last_run(read_tail(log))
         if outcome is HealthOutcome.EXITED:
             pid_file.unlink(missing_ok=True)
             raise StackError(f"{spec.name}: exited before it became healthy; its log {log} ends:\n{log_tail(detail)}")
@@ -379,6 +380,9 @@ def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None
     except (StackError, EmbeddedPostgresError, StackConfigError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         print("make up stopped there; what it already started is still running: `make down` stops it", file=sys.stderr)
+        return EXIT_FAILED
+    except KeyboardInterrupt:
+        print("\ninterrupted; what was already started is still running: `make down` stops it", file=sys.stderr)
         return EXIT_FAILED
     print(f"AsAt is up: {url}", flush=True)
     return EXIT_OK

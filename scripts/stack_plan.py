@@ -362,6 +362,15 @@ def wait_until_healthy(
         sleep(min(interval_s, deadline - now))
 
 
+START_MARK = "\n=== "
+
+
+def last_run(text: str) -> str:
+    """The part of a log written since the last ``=== ... starting`` line the stack wrote."""
+    at = text.rfind(START_MARK)
+    return text if at < 0 else text[at + 1 :]
+
+
 def log_tail(text: str, lines: int = 15) -> str:
     """The last ``lines`` lines of a log, each indented, for an error message."""
     kept = [line.rstrip() for line in text.replace("\r", "\n").splitlines() if line.strip()][-lines:]

@@ -20,6 +20,7 @@ from stack_plan import (
     descendants,
     format_pid_file,
     is_same_process,
+    last_run,
     log_tail,
     parse_pid_file,
     parse_proc_stat,
@@ -200,7 +201,7 @@ def test_proc_stat_reads_a_real_line() -> None:
 
 @given(
     st.integers(1, 2**22),
-    st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00\n"), max_size=15),
+    st.text(st.characters(exclude_categories=["Cs"], exclude_characters="\x00\n"), max_size=15),
     st.sampled_from("RSDZTX"),
     st.integers(0, 2**22),
     st.integers(1, 2**22),
@@ -312,3 +313,9 @@ def test_a_healthy_answer_counts_even_if_the_process_is_then_gone() -> None:
 def test_log_tail_keeps_the_last_lines_and_splits_progress_lines() -> None:
     text = "one\ntwo\n\nthree\r[build] 1/3\r[build] 3/3\nfour\n"
     assert log_tail(text, 3) == "    [build] 1/3\n    [build] 3/3\n    four"
+
+
+def test_last_run_is_what_the_latest_start_wrote() -> None:
+    log = "\n=== 2026-01-01 starting: a\nold failure\n\n=== 2026-01-02 starting: a\nnew failure\n"
+    assert last_run(log) == "=== 2026-01-02 starting: a\nnew failure\n"
+    assert last_run("no marks\n") == "no marks\n"
