@@ -169,7 +169,9 @@ def test_a_run_where_every_case_errors_fails(suite_path: Path, capsys: pytest.Ca
     assert run(["--suite", str(suite_path)], down) == 1
     captured = capsys.readouterr()
     assert "every one of the 4 cases ended in error" in captured.err
-    assert "errors (distinct):\n  error: dependency_unavailable: verifier unavailable: connection refused" in captured.out
+    assert (
+        "errors (distinct):\n  error: dependency_unavailable: verifier unavailable: connection refused" in captured.out
+    )
 
 
 def _without_timings(report: dict[str, Any]) -> dict[str, Any]:
