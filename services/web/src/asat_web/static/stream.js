@@ -134,6 +134,13 @@
     });
   });
 
+  // Typing a year or picking a day selects that kind of period.
+  [["income_year", "income_year"], ["as_of", "as_of"]].forEach(function (pair) {
+    var input = field(pair[0]);
+    var radio = form.querySelector('input[name=period][value="' + pair[1] + '"]');
+    if (input && radio) { input.addEventListener("input", function () { radio.checked = true; }); }
+  });
+
   // Ctrl/Cmd+Enter sends from the question box.
   field("question").addEventListener("keydown", function (event) {
     if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) { form.requestSubmit(); }
