@@ -180,6 +180,7 @@ class Stack:
             self._stop(spec.name, ingest)
         env = self.env()
         log = s.log_file("ingest-build")
+        say("index: checking it against the corpus as it is now (the first run after a change parses the corpus)")
         status = self._run_logged([self.python, "-m", "asat_ingest", "status"], env, log, echo=False)
         if status == 0:
             say(f"index: {log_tail(read_tail(log), 1).strip()}")
