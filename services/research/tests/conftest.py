@@ -116,3 +116,8 @@ def make_database(pg_server_url: str, audit_db: AuditDatabase) -> Iterator[Calla
     with psycopg.connect(pg_server_url, autocommit=True) as admin:
         for name in created:
             admin.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
+# The in-process research stack (corpus slice, MiniLM index, real ingest and verifier apps),
+# built once per session for the pipeline tests.
+from .stack import stack  # noqa: E402, F401
