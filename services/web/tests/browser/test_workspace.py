@@ -17,7 +17,14 @@ from .live_stack import live_services
 
 pytestmark = [pytest.mark.browser, pytest.mark.corpus, pytest.mark.slow]
 
-playwright_sync = pytest.importorskip("playwright.sync_api", reason="pip install playwright (browser tests)")
+try:
+    import playwright.sync_api as playwright_sync
+except ImportError:  # pragma: no cover - the message is the point
+    pytest.fail(
+        "the browser tests need the playwright package: .venv/bin/pip install playwright "
+        "(the Python package only; the browser is Debian's /usr/bin/chromium, never `playwright install`)",
+        pytrace=False,
+    )
 
 CHROMIUM = os.environ.get("ASAT_CHROMIUM", "/usr/bin/chromium")
 REPO = Path(__file__).resolve().parents[4]
