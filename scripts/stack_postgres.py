@@ -98,12 +98,41 @@ def _run_as() -> pwd.struct_passwd | None:
             f"running as root, Postgres must run as an unprivileged user, and user {SYSTEM_USER!r} does not exist; "
             f"create it (useradd --system {SYSTEM_USER}) or run `make up` as an ordinary user"
         )
-    subprocess.run(
+    made = subprocess.run(
         ["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", SYSTEM_USER],
-        check=True,
         capture_output=True,
+        text=True,
+        check=False,
     )
-    return pwd.getpwnam(SYSTEM_USER)
+    try:
+        return pwd.getpwnam(SYSTEM_USER)  # also when another `make up` created it meanwhile
+    except KeyError:
+        raise EmbeddedPostgresError(
+            f"could not create the system user {SYSTEM_USER!r} for Postgres: {made.stderr.strip()}"
+        ) from None
+
+
+def _check_reachable(account: pwd.struct_passwd | None, paths: list[Path]) -> None:
+    """Fail clearly when the server's user cannot enter a folder it needs (e.g. a checkout in /root)."""
+    if account is None:
+        return
+    for path in paths:
+        probe = subprocess.run(
+            ["test", "-x", str(path)],
+            cwd="/",
+            capture_output=True,
+            check=False,
+            user=account.pw_uid,
+            group=account.pw_gid,
+            extra_groups=[],
+        )
+        if probe.returncode != 0:
+            blocked = next((p for p in reversed(path.parents) if not os.stat(p).st_mode & 0o001), path)
+            raise EmbeddedPostgresError(
+                f"the embedded Postgres runs as user {account.pw_name!r}, which cannot enter {path} "
+                f"({blocked} is closed to other users): put the checkout (or ASAT_VAR_DIR) under a folder "
+                "others may enter, or set ASAT_DATABASE_URL and ASAT_AUDIT_MIGRATE_URL to use your own Postgres"
+            )
 
 
 def _pg(
@@ -158,6 +187,7 @@ def initialise(pg: EmbeddedPostgres) -> tuple[Credentials, pwd.struct_passwd | N
     """Create the data directory with ``initdb`` unless it exists; return the credentials."""
     account = _run_as()
     pg.root.mkdir(parents=True, exist_ok=True)
+    _check_reachable(account, [bin_dir(), pg.root])
     credentials = _load_credentials(pg)
     if (pg.data_dir / "PG_VERSION").is_file():
         if credentials is None:
