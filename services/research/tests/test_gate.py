@@ -78,3 +78,9 @@ def test_never_answers_without_a_verified_claim_or_with_a_temporal_violation(
 def test_a_gap_well_below_the_best_passage_does_not_block_the_answer() -> None:
     assert decide(replace(GOOD, gap_score=0.5, gap_description="x"), CONFIG).answered
     assert not decide(replace(GOOD, gap_score=0.66, gap_description="x"), CONFIG).answered
+
+
+def test_a_declined_question_abstains_with_the_generator_s_reason() -> None:
+    result = decide(replace(GOOD, declined="quoting is not confirming", verified_claims=0), CONFIG)
+    assert result.decision is Decision.ABSTAIN_GENERATOR_DECLINED
+    assert result.reasons[0] == "quoting is not confirming"

@@ -11,7 +11,9 @@ applies (the first is the decision):
    shown; claims that failed are dropped and counted.
 5. At least ``min_sources`` independent sources (distinct provisions or rulings) support the
    verified claims.
-6. No provision cited has two different versions in force in the income year unless the
+6. The generator did not decline the question (the extractive one declines to confirm or
+   reject a statement it can only quote).
+7. No provision cited has two different versions in force in the income year unless the
    question gave a day that picks one (a mid-year amendment is shown, not silently chosen).
 """
 
@@ -30,6 +32,7 @@ class Decision(StrEnum):
     ABSTAIN_NO_VERIFIED_CLAIM = "abstain_no_verified_claim"
     ABSTAIN_INSUFFICIENT_SOURCES = "abstain_insufficient_sources"
     ABSTAIN_VERSION_CONFLICT = "abstain_version_conflict"
+    ABSTAIN_GENERATOR_DECLINED = "abstain_generator_declined"
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,7 @@ class GateEvidence:
     supporting_sources: tuple[str, ...]  # distinct provision/ruling keys behind verified claims
     out_of_period_citations: tuple[str, ...]
     version_spreads: tuple[VersionSpread, ...] = field(default=())
+    declined: str | None = None  # the generator declined the question, and why
 
 
 @dataclass(frozen=True)
@@ -104,7 +108,9 @@ def decide(evidence: GateEvidence, config: GateConfig) -> GateResult:
                 f"threshold {config.min_score:.3f}: the corpus does not appear to address this question",
             )
         )
-    if evidence.verified_claims == 0:
+    if evidence.declined is not None:
+        failed.append((Decision.ABSTAIN_GENERATOR_DECLINED, evidence.declined))
+    elif evidence.verified_claims == 0:
         failed.append(
             (
                 Decision.ABSTAIN_NO_VERIFIED_CLAIM,

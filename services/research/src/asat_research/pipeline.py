@@ -421,6 +421,7 @@ class ResearchPipeline:
             supporting_sources=supporting,
             out_of_period_citations=out_of_period,
             version_spreads=self._spreads(verified_claims, year),
+            declined=generation.declined,
         )
         result: GateResult = decide(evidence, self.settings.gate)
         latencies["gate"] = (clock() - started) * 1000

@@ -49,3 +49,29 @@ def test_a_question_asking_for_an_amount_prefers_spans_that_state_one() -> None:
     ]
     selection = ExtractiveGenerator(max_spans=1).select("What aggregated turnover made a small business entity?", spans)
     assert selection.keys == ("S3",)
+
+
+def test_a_false_figure_in_the_question_is_rejected_with_the_law_s_figure() -> None:
+    spans = [
+        _span(1, "(a) you carry on a *business in the current year; and"),
+        _span(2, "(i) your aggregated turnover for the previous year was less than $2 million;"),
+    ]
+    question = "Since the small business turnover threshold was $10 million in 2014-15, my client with $6 million qualifies, right?"
+    generation = ExtractiveGenerator().write(question, spans)
+    assert generation.premise_rejected
+    assert [c.span_keys for c in generation.claims] == [("S2",)]
+    assert "$10 million" in generation.note
+
+
+def test_a_statement_to_confirm_without_a_contradicting_figure_is_declined() -> None:
+    spans = [_span(1, "You cannot deduct a loss or outgoing to the extent that it is of a private or domestic nature.")]
+    generation = ExtractiveGenerator().write("Private expenses are deductible if paid in the year, aren't they?", spans)
+    assert generation.claims == () and generation.declined and not generation.premise_rejected
+
+
+def test_a_plain_question_with_client_figures_is_answered_not_rejected() -> None:
+    spans = [_span(1, "(i) your aggregated turnover for the previous year was less than $2 million;")]
+    generation = ExtractiveGenerator().write(
+        "My client turned over $6 million; what was the threshold in 2014-15?", spans
+    )
+    assert not generation.premise_rejected and generation.declined is None and len(generation.claims) == 1

@@ -4,7 +4,10 @@ Pass 1 scores every offered span by the share of the question's content words it
 plus a prior for the order it was offered in (retrieval rank), plus a bonus when the question
 asks for an amount, rate or date and the span states one; it keeps the best few that are long
 enough to quote. Pass 2 makes one claim per selected span whose text *is* the span, so a
-claim never says more than its quote. Deterministic: same input, same output.
+claim never says more than its quote. A question that states a figure of the law (``Since the
+threshold was $10 million ...``, ``... is 15%, isn't it?``) where the quoted law states another
+is answered as a rejected premise, quoting the law's figure. A question that only asks to have a
+statement confirmed is declined: quoting is not confirming. Deterministic: same input, same output.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import re
 from collections.abc import Sequence
 
 from asat_research.generation.port import GeneratedClaim, Generation, NumberedSpan, Selection
+from asat_research.generation.quantities import CONFIRMATION, asserts_premise, contradicted, quantities
 
 NAME = "extractive"
 MODEL = "none (extractive)"
@@ -107,6 +111,10 @@ ANSWER_TYPE_BONUS = 0.3
 
 
 def _answer_type_bonus(question: str, text: str) -> float:
+    if asserts_premise(question):
+        stated = {q.kind for q in quantities(question)}
+        if stated & {q.kind for q in quantities(text)}:
+            return ANSWER_TYPE_BONUS
     if _ASKS_AMOUNT.search(question) and _AMOUNT.search(text):
         return ANSWER_TYPE_BONUS
     if _ASKS_WHEN.search(question) and _TIME.search(text):
@@ -140,5 +148,33 @@ class ExtractiveGenerator:
         return Selection(tuple(s.key for s in spans if s.key in chosen), NAME, MODEL)
 
     def write(self, question: str, spans: Sequence[NumberedSpan]) -> Generation:
-        claims = tuple(GeneratedClaim(text=span.text, span_keys=(span.key,)) for span in spans if _quotable(span.text))
+        quotable = [span for span in spans if _quotable(span.text)]
+        if asserts_premise(question):
+            wrong = contradicted(question, [span.text for span in quotable])
+            if wrong:
+                kinds = {q.kind for q in wrong}
+                showing = [s for s in quotable if kinds & {q.kind for q in quantities(s.text)}]
+                stated = ", ".join(q.text for q in wrong)
+                return Generation(
+                    claims=tuple(GeneratedClaim(text=s.text, span_keys=(s.key,)) for s in showing),
+                    premise_rejected=True,
+                    provider=NAME,
+                    model=MODEL,
+                    seed=None,
+                    note=f"The question states {stated}; the law in force says otherwise, as quoted. {NOTE}",
+                )
+            if CONFIRMATION.search(question):
+                return Generation(
+                    claims=(),
+                    premise_rejected=False,
+                    provider=NAME,
+                    model=MODEL,
+                    seed=None,
+                    note=NOTE,
+                    declined=(
+                        "the question asks AsAt to confirm a statement; extractive mode quotes the law but does "
+                        "not confirm or reject statements: read the provisions in the reading list"
+                    ),
+                )
+        claims = tuple(GeneratedClaim(text=span.text, span_keys=(span.key,)) for span in quotable)
         return Generation(claims=claims, premise_rejected=False, provider=NAME, model=MODEL, seed=None, note=NOTE)

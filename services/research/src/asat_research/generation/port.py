@@ -48,6 +48,7 @@ class Generation:
     model: str  # as reported by the provider where it reports one
     seed: int | None
     note: str = ""  # e.g. the extractive generator's "quotes, does not conclude"
+    declined: str | None = None  # the generator would not answer this kind of question, and why
 
 
 class Generator(Protocol):
