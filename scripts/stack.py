@@ -277,6 +277,9 @@ class Stack:
     def down(self) -> bool:
         """Stop every service this stack started, dependants first. True when nothing is left."""
         clean = True
+        recorded = [p.stem for p in self.settings.run_dir.glob("*.pid")] if self.settings.run_dir.is_dir() else []
+        if not recorded:
+            say(f"nothing recorded as running in {self.settings.run_dir}")
         for step in stop_order(stack_steps(self.settings)):
             if step.kind is StepKind.POSTGRES:
                 clean = self.postgres_down() and clean
