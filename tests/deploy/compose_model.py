@@ -13,7 +13,7 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 DEV_COMPOSE = REPO_ROOT / "docker-compose.dev.yml"
 CLUSTER_COMPOSE = REPO_ROOT / "docker-compose.cluster.yml"
 SERVICE_DOCKERFILES = {
-    name: REPO_ROOT / "services" / name / "Dockerfile" for name in ("verifier", "ingest", "research")
+    name: REPO_ROOT / "services" / name / "Dockerfile" for name in ("verifier", "ingest", "research", "web")
 }
 
 

@@ -11,7 +11,7 @@ import pytest
 from compose_model import DEV_COMPOSE, REPO_ROOT, SERVICE_DOCKERFILES, load_yaml, services_of
 
 PINNED_PYTHON = re.compile(r"^python:3\.11\.\d+-slim-(bookworm|trixie)$")
-PORTS = {"verifier": 8710, "ingest": 8720, "research": 8730}
+PORTS = {"verifier": 8710, "ingest": 8720, "research": 8730, "web": 8740}
 
 
 def instructions(path: Path) -> list[tuple[str, str]]:

@@ -6,10 +6,11 @@ from typing import Any
 
 import httpx
 import pytest
-from asat_web.app import create_app
-from asat_web.settings import WebSettings
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+
+from asat_web.app import create_app
+from asat_web.settings import WebSettings
 
 from .stub_research import create_stub
 

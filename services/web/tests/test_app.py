@@ -7,11 +7,12 @@ from collections.abc import Callable
 from typing import Any
 
 import httpx
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
 from asat_web.app import create_app
 from asat_web.settings import WebSettings
 from asat_web.sse import SseParser
-from fastapi import FastAPI
-from fastapi.testclient import TestClient
 
 from .stub_research import ATTRIBUTION, QUOTE, START, V2015, V2026, citation, outcome
 

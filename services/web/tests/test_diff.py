@@ -2,9 +2,10 @@ from __future__ import annotations
 
 import itertools
 
-from asat_web.diff import DiffOp, DiffSegment, diff_texts, side, tokens
 from hypothesis import given
 from hypothesis import strategies as st
+
+from asat_web.diff import DiffOp, DiffSegment, diff_texts, side, tokens
 
 words = st.lists(
     st.sampled_from(["$2", "$10", "million", "less", "than", "turnover", "\n", "  ", " ", "(a)"]), max_size=30

@@ -1,9 +1,10 @@
 from __future__ import annotations
 
 import pytest
-from asat_web.highlight import QuoteMismatch, highlight
 from hypothesis import given
 from hypothesis import strategies as st
+
+from asat_web.highlight import QuoteMismatch, highlight
 
 
 @given(st.text(max_size=200), st.data())

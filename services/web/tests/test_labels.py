@@ -3,6 +3,7 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
+
 from asat_web.labels import decision_heading, default_income_year, interval, short_generation, stage_summary
 
 

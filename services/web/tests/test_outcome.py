@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import pytest
+
 from asat_web.outcome import OutcomeShapeError, parse_outcome
 
 from .stub_research import QUOTE, citation, outcome

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import pytest
+
 from asat_web.highlight import QuoteMismatch
 from asat_web.source_view import adjacent_versions, quote_in_source, timeline_items, verified_quote
 

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import pytest
+
 from asat_web.outcome import parse_outcome
 from asat_web.sources_rail import number_sources
 

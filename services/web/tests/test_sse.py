@@ -3,9 +3,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from asat_web.sse import SseEvent, SseParser, format_event
 from hypothesis import given
 from hypothesis import strategies as st
+
+from asat_web.sse import SseEvent, SseParser, format_event
 
 names = st.text(
     alphabet=st.characters(blacklist_characters="\r\n:", blacklist_categories=("Cs",)), min_size=1, max_size=12

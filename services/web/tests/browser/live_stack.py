@@ -18,8 +18,6 @@ from pathlib import Path
 
 import httpx
 import uvicorn
-from asat_web.app import create_app as create_web_app
-from asat_web.settings import WebSettings
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
@@ -39,6 +37,8 @@ from asat_research.rerank import EmbeddingCosineReranker
 from asat_research.retrieval_http import HttpRetriever
 from asat_research.verifier_client import HttpVerifierClient
 from asat_verifier.composition import create_app as create_verifier_app
+from asat_web.app import create_app as create_web_app
+from asat_web.settings import WebSettings
 
 ENV = {"ASAT_EMBEDDER": "minilm", "ASAT_INDEX_ACTS": "itaa1997", "ASAT_INDEX_RULINGS": "none"}
 
