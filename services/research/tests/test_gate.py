@@ -84,3 +84,12 @@ def test_a_declined_question_abstains_with_the_generator_s_reason() -> None:
     result = decide(replace(GOOD, declined="quoting is not confirming", verified_claims=0), CONFIG)
     assert result.decision is Decision.ABSTAIN_GENERATOR_DECLINED
     assert result.reasons[0] == "quoting is not confirming"
+
+
+def test_a_weak_best_passage_needs_corroboration() -> None:
+    config = GateConfig(min_score=0.4, corroboration_score=0.6)
+    weak = replace(GOOD, top_score=0.5)
+    assert decide(weak, config).decision is Decision.ABSTAIN_INSUFFICIENT_SOURCES
+    assert "corroboration bar" in decide(weak, config).reasons[0]
+    assert decide(replace(weak, supporting_sources=("a", "b")), config).answered
+    assert decide(replace(GOOD, top_score=0.65), config).answered

@@ -10,7 +10,8 @@ applies (the first is the decision):
 4. At least one claim verified (integrity and groundedness), and only verified claims are
    shown; claims that failed are dropped and counted.
 5. At least ``min_sources`` independent sources (distinct provisions or rulings) support the
-   verified claims.
+   verified claims, and at least ``corroborated_sources`` when the best passage scored below the
+   corroboration bar (relevant, but not clearly so).
 6. The generator did not decline the question (the extractive one declines to confirm or
    reject a statement it can only quote).
 7. No provision cited has two different versions in force in the income year unless the
@@ -37,7 +38,12 @@ class Decision(StrEnum):
 
 @dataclass(frozen=True)
 class GateConfig:
+    """``min_score``: the floor a best passage must reach. ``corroboration_score``: a best passage
+    below it (but above the floor) needs ``corroborated_sources`` independent sources to answer."""
+
     min_score: float
+    corroboration_score: float | None = None
+    corroborated_sources: int = 2
     min_sources: int = 1
     gap_margin: float = 0.05
     scale: str = "cosine"
@@ -118,14 +124,28 @@ def decide(evidence: GateEvidence, config: GateConfig) -> GateResult:
                 + (f" ({evidence.failed_claims} failed verification)" if evidence.failed_claims else ""),
             )
         )
-    elif len(evidence.supporting_sources) < config.min_sources:
-        failed.append(
-            (
-                Decision.ABSTAIN_INSUFFICIENT_SOURCES,
-                f"{len(evidence.supporting_sources)} independent source(s) support the answer; "
-                f"{config.min_sources} required",
-            )
+    else:
+        needed = config.min_sources
+        weak = (
+            config.corroboration_score is not None
+            and evidence.top_score is not None
+            and evidence.top_score < config.corroboration_score
         )
+        if weak:
+            needed = max(needed, config.corroborated_sources)
+        if len(evidence.supporting_sources) < needed:
+            why = (
+                f" (the best passage scored {evidence.top_score:.3f}, below the corroboration bar "
+                f"{config.corroboration_score:.3f})"
+                if weak and evidence.top_score is not None and config.corroboration_score is not None
+                else ""
+            )
+            failed.append(
+                (
+                    Decision.ABSTAIN_INSUFFICIENT_SOURCES,
+                    f"{len(evidence.supporting_sources)} independent source(s) support the answer; {needed} required{why}",
+                )
+            )
     if not evidence.day_given:
         for spread in evidence.version_spreads:
             if len(spread.version_ids) > 1:

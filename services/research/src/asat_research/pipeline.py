@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
@@ -130,6 +130,14 @@ class StageEvent:
     ms: float
     data: dict[str, Any] = field(default_factory=dict)
     outcome: ResearchOutcome | None = None
+
+
+@dataclass(frozen=True)
+class Ranking:
+    parents: list[ParentContext]  # best first, every parent retrieved
+    top_score: float | None
+    gap_score: float | None  # best marker of text in force this year but not held
+    gap_description: str | None
 
 
 @dataclass
@@ -293,6 +301,24 @@ class ResearchPipeline:
                 spreads.append(VersionSpread(provision_label(*key), tuple(versions + gaps)))
         return tuple(spreads)
 
+    def _rank(self, question: str, content: Sequence[Hit], gaps: Sequence[Hit]) -> Ranking:
+        reranker = self.ports.reranker
+        scores = reranker.scores(question, content) if content else []
+        gap_scores = reranker.scores(question, gaps) if gaps else []
+        parents = merge_parents(content, scores, self.ports.corpus.children)
+        ranking = Ranking(parents, parents[0].score if parents else None, None, None)
+        if gaps:
+            best = max(range(len(gaps)), key=lambda i: gap_scores[i])
+            description = str(gaps[best].payload.get("description", "the text in force then is not held"))
+            ranking = replace(ranking, gap_score=gap_scores[best], gap_description=description)
+        return ranking
+
+    def rank(self, question: str, income_year: int | None = None, as_of: date | None = None) -> Ranking:
+        """Retrieval and rerank only (no generation, no audit): for calibration and benchmarks."""
+        scope = resolve_income_year(question, self.settings.today(), income_year, as_of)
+        content, gaps = self._retrieve(question, scope)
+        return self._rank(question, content, gaps)
+
     # -- the run ------------------------------------------------------------------------------
 
     def run(
@@ -323,16 +349,9 @@ class ResearchPipeline:
 
         started = clock()
         reranker = self.ports.reranker
-        scores = reranker.scores(question, content) if content else []
-        gap_scores = reranker.scores(question, gaps) if gaps else []
-        parents = merge_parents(content, scores, self.ports.corpus.children)[: self.settings.max_parents]
-        top_score = parents[0].score if parents else None
-        gap_score: float | None = None
-        gap_description: str | None = None
-        if gaps:
-            best = max(range(len(gaps)), key=lambda i: gap_scores[i])
-            gap_score = gap_scores[best]
-            gap_description = str(gaps[best].payload.get("description", "the text in force then is not held"))
+        ranking = self._rank(question, content, gaps)
+        parents = ranking.parents[: self.settings.max_parents]
+        top_score, gap_score, gap_description = ranking.top_score, ranking.gap_score, ranking.gap_description
         latencies["rerank"] = (clock() - started) * 1000
         yield StageEvent(
             "rerank",
