@@ -99,3 +99,10 @@ def test_ruling_chunks_per_paragraph() -> None:
     (packed,) = chunk_ruling(ruling)
     assert packed.id == "TR 2020/1/para1-2" and packed.label_path == ("paras 1-2",)
     assert packed.text == text.strip()
+
+
+def test_a_label_printed_twice_gives_distinct_chunk_ids() -> None:
+    text = "(1) First part words here.\n(1) Second part words here.\n"
+    subs = (Subsection("(1)", 0, 27), Subsection("(1)", 27, len(text)))
+    ids = [c.id for c in chunk_version(_version(text, subs))]
+    assert len(ids) == len(set(ids)) == 2

@@ -103,13 +103,18 @@ def _ranges(version: ProvisionVersion) -> list[tuple[str, int, int]]:
 def chunk_version(version: ProvisionVersion, max_chars: int = MAX_CHUNK_CHARS) -> list[Chunk]:
     chunks: list[Chunk] = []
     text = version.text
+    seen: dict[str, int] = {}
     for label, start, end in _ranges(version):
         s, e = _trimmed(text, start, end)
         if e <= s:
             continue
         pieces = _pieces(text, s, e, max_chars)
+        slug = _label_slug(label)
+        # A label printed twice in one section (e.g. two "(1)"s in different parts) stays distinct.
+        seen[slug] = seen.get(slug, 0) + 1
+        if seen[slug] > 1:
+            slug = f"{slug}~{seen[slug]}"
         for part, (ps, pe) in enumerate(pieces, start=1):
-            slug = _label_slug(label)
             chunk_id = f"{version.id}/{slug}" if len(pieces) == 1 else f"{version.id}/{slug}.{part}"
             labels = (label,) if len(pieces) == 1 else (label, f"part {part}")
             chunks.append(_chunk(version.id, "provision", chunk_id, labels, text, ps, pe))
