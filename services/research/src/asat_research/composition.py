@@ -35,8 +35,8 @@ from asat_research.verifier_client import HttpVerifierClient
 
 # Measured on the project's suite with scripts/calibrate_rerank_thresholds.py (gold-set/calibration.json;
 # a test keeps these inside the measured window). The cross-encoder has no default: calibrate it.
-DEFAULT_MIN_SCORE = {"embedding-cosine": 0.30}
-DEFAULT_CORROBORATION = {"embedding-cosine": 0.50}
+DEFAULT_MIN_SCORE = {"embedding-cosine": 0.64}
+DEFAULT_CORROBORATION = {"embedding-cosine": 0.65}
 RERANKERS = ("embedding-cosine", "cross-encoder")
 
 

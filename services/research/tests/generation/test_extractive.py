@@ -75,3 +75,12 @@ def test_a_plain_question_with_client_figures_is_answered_not_rejected() -> None
         "My client turned over $6 million; what was the threshold in 2014-15?", spans
     )
     assert not generation.premise_rejected and generation.declined is None and len(generation.claims) == 1
+
+
+def test_how_low_and_above_what_are_questions_about_an_amount() -> None:
+    spans = [
+        _span(1, "(1) You are entitled to a tax offset for an income year for contributions you make."),
+        _span(2, "(c) the sum of the spouse's assessable income and fringe benefits is less than $13,800."),
+    ]
+    for question in ("How low does her income have to be for the spouse offset?", "Above what income does it reduce?"):
+        assert ExtractiveGenerator(max_spans=1).select(question, spans).keys == ("S2",)

@@ -1,6 +1,7 @@
 """The extractive generator: no model. It quotes the most relevant spans; it does not conclude.
 
-Pass 1 scores every offered span by the share of the question's content words it contains,
+Pass 1 keeps the best span of each of the first three sections offered (so every strongly
+retrieved provision is quoted) and then the best remaining spans; it scores every offered span by the share of the question's content words it contains,
 plus a prior for the order it was offered in (retrieval rank), plus a bonus when the question
 asks for an amount, rate or date and the span states one; it keeps the best few that are long
 enough to quote. Pass 2 makes one claim per selected span whose text *is* the span, so a
@@ -24,7 +25,8 @@ NOTE = (
     "Extractive mode: these are the law's own words, ranked by relevance to the question. "
     "AsAt quotes rather than concludes; read the cited provisions before relying on them."
 )
-MAX_SPANS = 4
+MAX_SPANS = 5
+SECTIONS_QUOTED = 3
 MIN_CHARS = 25
 MIN_WORDS = 4
 _WORD = re.compile(r"[a-z0-9$%]+(?:[-.,][a-z0-9]+)*")
@@ -98,8 +100,9 @@ def _content_words(text: str) -> set[str]:
 
 
 _ASKS_AMOUNT = re.compile(
-    r"\b(how much|how many|what (?:is |was |were |are )?(?:the )?(?:\w+ ){0,3}"
-    r"(?:threshold|amount|limit|cap|rate|percentage|turnover|age|value|maximum|minimum|period))\b",
+    r"\b(how (?:much|many|low|high|big|large|old)|(?:above|below|under|over|at|from) what|"
+    r"what (?:is |was |were |are )?(?:the )?(?:\w+ ){0,3}"
+    r"(?:threshold|amount|limit|cap|rate|percentage|turnover|age|value|maximum|minimum|period|income))\b",
     re.IGNORECASE,
 )
 _ASKS_WHEN = re.compile(r"\b(when|what date|by what date|how long)\b", re.IGNORECASE)
@@ -143,7 +146,19 @@ class ExtractiveGenerator:
             bonus = _answer_type_bonus(question, span.text)
             scored.append((-(overlap + 0.25 * prior + bonus), rank, span.key))
         scored.sort()
-        chosen = {key for _, _, key in scored[: self.max_spans]}
+        # The best span of each of the first few sections offered (retrieval order), so the
+        # answer quotes every strongly retrieved provision, then the best remaining spans.
+        sources = list(dict.fromkeys(s.source_id for s in spans))[:SECTIONS_QUOTED]
+        by_key = {s.key: s for s in spans}
+        chosen: set[str] = set()
+        for source in sources:
+            best = next((key for _, _, key in scored if by_key[key].source_id == source), None)
+            if best is not None:
+                chosen.add(best)
+        for _, _, key in scored:
+            if len(chosen) >= self.max_spans:
+                break
+            chosen.add(key)
         # Keep the offered (retrieval) order among the chosen spans.
         return Selection(tuple(s.key for s in spans if s.key in chosen), NAME, MODEL)
 
