@@ -63,5 +63,5 @@ def merge_parents(
                 payload=dict(scored[0][1].payload),
             )
         )
-    parents.sort(key=lambda p: -p.score)
+    parents.sort(key=lambda p: (-p.score, p.source_id))
     return parents
