@@ -42,8 +42,12 @@ typecheck: install
 contracts: install
 	$(VENV)/bin/lint-imports
 
+# One pytest run per service (each service's tests/ is its own package) and one for tests/;
+# every run must pass.
 pytest: install
-	$(VENV)/bin/pytest -p no:cacheprovider $(foreach s,$(SERVICES),services/$(s)/tests) tests
+	@status=0; for dir in $(foreach s,$(SERVICES),services/$(s)/tests) tests; do \
+	  echo "== pytest $$dir"; $(VENV)/bin/pytest -p no:cacheprovider $$dir || status=1; \
+	done; exit $$status
 
 test: lint typecheck contracts pytest
 
