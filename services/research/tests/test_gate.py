@@ -93,3 +93,13 @@ def test_a_weak_best_passage_needs_corroboration() -> None:
     assert "corroboration bar" in decide(weak, config).reasons[0]
     assert decide(replace(weak, supporting_sources=("a", "b")), config).answered
     assert decide(replace(GOOD, top_score=0.65), config).answered
+
+
+def test_out_of_scope_is_the_first_reason() -> None:
+    result = decide(replace(GOOD, out_of_scope="out of scope: payroll tax is a state tax"), CONFIG)
+    assert result.decision is Decision.ABSTAIN_OUT_OF_SCOPE
+
+
+def test_a_not_yet_enacted_marker_abstains_as_such() -> None:
+    evidence = replace(GOOD, gap_score=0.7, gap_description="s 355-100: not yet enacted", gap_kind="not_yet_enacted")
+    assert decide(evidence, CONFIG).decision is Decision.ABSTAIN_NOT_YET_ENACTED

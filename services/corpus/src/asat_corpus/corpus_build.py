@@ -25,7 +25,13 @@ from asat_corpus.endnotes import Endnotes
 from asat_corpus.generation import corpus_generation
 from asat_corpus.header_date import parse_header_date
 from asat_corpus.income_year import income_year_of, income_year_start, income_years_overlapping
-from asat_corpus.index_payload import gap_id, gap_payload, provision_payload, ruling_payload
+from asat_corpus.index_payload import (
+    gap_id,
+    gap_payload,
+    not_yet_enacted_payload,
+    provision_payload,
+    ruling_payload,
+)
 from asat_corpus.index_scope import IndexScope, RulingScope
 from asat_corpus.parse_report import CorpusFileError, ParseReport
 from asat_corpus.parsers.animus_markdown import parse_animus_markdown
@@ -72,6 +78,16 @@ class CorpusBuild:
     horizon: int
     ruling_validities: dict[str, RulingValidity] = field(default_factory=dict)
 
+    @property
+    def first_compilation_dates(self) -> dict[str, date]:
+        """Each Act's earliest held complete compilation date."""
+        firsts: dict[str, date] = {}
+        for result in self.compilations:
+            c = result.compilation
+            if c.compilation_date is not None and c.partial is None:
+                firsts[c.act] = min(firsts.get(c.act, c.compilation_date), c.compilation_date)
+        return firsts
+
     def timeline(self, act: str, number: str) -> ProvisionTimeline | None:
         return self.timelines.get((act, number))
 
@@ -103,6 +119,9 @@ class CorpusBuild:
                         chunk.id, chunk.text, f"{context}\n{chunk.text}", provision_payload(chunk, version), chunk
                     )
             yield from _gap_items(timeline, self.horizon)
+            first_held = self.first_compilation_dates.get(act)
+            if first_held is not None:
+                yield from _not_yet_enacted_items(timeline, first_held)
         for ruling in self.rulings:
             if not scope.includes_ruling(ruling.doc_type):
                 continue
@@ -148,6 +167,23 @@ def _gap_items(timeline: ProvisionTimeline, horizon: int) -> Iterator[IndexItem]
         payload = gap_payload(timeline, gap, nearest.heading, years)
         embed = f"{gap.act} s {gap.number} {nearest.heading}\n{nearest.text[:1200]}"
         yield IndexItem(gap_id(gap), payload["description"], embed, payload, None)
+
+
+def _not_yet_enacted_items(timeline: ProvisionTimeline, first_held: date) -> Iterator[IndexItem]:
+    """A marker for the income years, from the Act's earliest held compilation, that end before a
+    provision added later (per Endnote 4) came into force: a question that is about it in those
+    years is told it was not yet enacted instead of being answered from other law."""
+    if timeline.added_by is None or not timeline.versions:
+        return
+    starts = [v.valid_from for v in timeline.versions] + [g.start for g in timeline.gaps]
+    start = min(starts)
+    years = list(range(income_year_of(first_held), income_year_of(start)))
+    if not years:
+        return
+    first = min(timeline.versions, key=lambda v: v.valid_from)
+    payload = not_yet_enacted_payload(timeline, first.heading, start, years)
+    embed = f"{timeline.act} s {timeline.number} {first.heading}\n{first.text[:1200]}"
+    yield IndexItem(str(payload["chunk_id"]), str(payload["description"]), embed, payload, None)
 
 
 def _parse_compilation(compilation: Compilation, corpus_dir: Path) -> CompilationResult:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from asat_corpus.chunk import Chunk
@@ -84,4 +85,28 @@ def gap_payload(timeline: ProvisionTimeline, gap: VersionGap, heading: str, inco
         "amending_acts": [str(a) for a in gap.acts],
         "reason": gap.reason,
         "description": gap_description(timeline, gap, heading),
+    }
+
+
+def not_yet_enacted_payload(
+    timeline: ProvisionTimeline, heading: str, start: date, income_years: list[int]
+) -> dict[str, Any]:
+    """A marker that the provision did not yet exist in these income years."""
+    marker = f"nye:{timeline.act}:{timeline.number}"
+    by = f" by {timeline.added_by}" if timeline.added_by else ""
+    return {
+        "kind": "not_yet_enacted",
+        "chunk_id": marker,
+        "source_id": marker,
+        "parent_id": marker,
+        "act": timeline.act,
+        "provision": timeline.number,
+        "heading": heading,
+        "valid_from": None,
+        "valid_to": start.isoformat(),
+        "income_years": income_years,
+        "description": (
+            f"{timeline.act} s {timeline.number} {heading}: not yet enacted in this income year "
+            f"(added{by}, in force from {start.isoformat()})"
+        ),
     }

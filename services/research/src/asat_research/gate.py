@@ -3,9 +3,12 @@
 It answers only when every rule below passes, and otherwise abstains with every reason that
 applies (the first is the decision):
 
+0. The question is not about law outside the corpus (state taxes, other countries' tax law;
+   see ``asat_research.scope``).
 1. No citation outside the income year (checked again here; retrieval filters already).
-2. No provision whose text for the year is not held (a gap marker in the index) scores within
-   ``gap_margin`` of the best held passage: the law that answers may be the text we lack.
+2. No marker of law not held for the year (text in force but not held, or a provision not yet
+   enacted) scores within ``gap_margin`` of the best held passage: the law that answers may be
+   the text we lack, or may not exist yet.
 3. The reranker's best score reaches ``min_score`` on its own calibrated scale.
 4. At least one claim verified (integrity and groundedness), and only verified claims are
    shown; claims that failed are dropped and counted.
@@ -26,8 +29,10 @@ from enum import StrEnum
 
 class Decision(StrEnum):
     ANSWER = "answer"
+    ABSTAIN_OUT_OF_SCOPE = "abstain_out_of_scope"
     ABSTAIN_TEMPORAL_VIOLATION = "abstain_temporal_violation"
     ABSTAIN_TEXT_NOT_HELD = "abstain_text_not_held"
+    ABSTAIN_NOT_YET_ENACTED = "abstain_not_yet_enacted"
     ABSTAIN_NOTHING_RETRIEVED = "abstain_nothing_retrieved"
     ABSTAIN_LOW_RELEVANCE = "abstain_low_relevance"
     ABSTAIN_NO_VERIFIED_CLAIM = "abstain_no_verified_claim"
@@ -70,6 +75,8 @@ class GateEvidence:
     out_of_period_citations: tuple[str, ...]
     version_spreads: tuple[VersionSpread, ...] = field(default=())
     declined: str | None = None  # the generator declined the question, and why
+    out_of_scope: str | None = None  # the question is about law the corpus does not hold, and why
+    gap_kind: str = "gap"  # "gap" (text not held) or "not_yet_enacted"
 
 
 @dataclass(frozen=True)
@@ -85,6 +92,8 @@ class GateResult:
 
 def decide(evidence: GateEvidence, config: GateConfig) -> GateResult:
     failed: list[tuple[Decision, str]] = []
+    if evidence.out_of_scope is not None:
+        failed.append((Decision.ABSTAIN_OUT_OF_SCOPE, evidence.out_of_scope))
     if evidence.out_of_period_citations:
         failed.append(
             (
@@ -96,9 +105,12 @@ def decide(evidence: GateEvidence, config: GateConfig) -> GateResult:
     if evidence.gap_score is not None and (
         evidence.top_score is None or evidence.gap_score >= evidence.top_score - config.gap_margin
     ):
-        failed.append(
-            (Decision.ABSTAIN_TEXT_NOT_HELD, evidence.gap_description or "the text in force then is not held")
+        decision = (
+            Decision.ABSTAIN_NOT_YET_ENACTED
+            if evidence.gap_kind == "not_yet_enacted"
+            else Decision.ABSTAIN_TEXT_NOT_HELD
         )
+        failed.append((decision, evidence.gap_description or "the text in force then is not held"))
     if evidence.top_score is None:
         failed.append(
             (

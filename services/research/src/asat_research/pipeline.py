@@ -29,6 +29,7 @@ from asat_research.generation.port import Generation, GenerationError, Generator
 from asat_research.parent_merge import ParentContext, merge_parents
 from asat_research.rerank import Reranker
 from asat_research.retrieval import Hit, RetrievalUnavailable, Retriever
+from asat_research.scope import out_of_scope
 from asat_research.temporal import TemporalScope, resolve_income_year
 from asat_research.verifier_client import VerifierClient, VerifierUnavailable
 
@@ -37,6 +38,9 @@ ATTRIBUTION = (
     "information on Australian Government legislation please go to https://www.legislation.gov.au."
 )
 UNOFFERED = "unoffered:"
+# Index points that say what is NOT held for the year: the text in force is not held (a gap),
+# or the provision was not yet enacted. They are evidence for the gate, never quoted.
+MARKER_KINDS = frozenset({"gap", "not_yet_enacted"})
 
 
 class DependencyUnavailable(Exception):
@@ -136,8 +140,9 @@ class StageEvent:
 class Ranking:
     parents: list[ParentContext]  # best first, every parent retrieved
     top_score: float | None
-    gap_score: float | None  # best marker of text in force this year but not held
+    gap_score: float | None  # best marker of law in force this year but not held, or not yet enacted
     gap_description: str | None
+    gap_kind: str = "gap"
 
 
 @dataclass
@@ -184,7 +189,7 @@ class ResearchPipeline:
         for hit in result.hits:
             if scope.as_of is not None and not _in_force(hit.payload, scope.as_of):
                 continue
-            if hit.payload.get("kind") == "gap":
+            if hit.payload.get("kind") in MARKER_KINDS:
                 gaps.append(hit)
             elif self.ports.corpus.chunk(hit.chunk_id) is not None:
                 content.append(hit)
@@ -315,7 +320,8 @@ class ResearchPipeline:
         if gaps:
             best = max(range(len(gaps)), key=lambda i: gap_scores[i])
             description = str(gaps[best].payload.get("description", "the text in force then is not held"))
-            ranking = replace(ranking, gap_score=gap_scores[best], gap_description=description)
+            kind = str(gaps[best].payload.get("kind", "gap"))
+            ranking = replace(ranking, gap_score=gap_scores[best], gap_description=description, gap_kind=kind)
         return ranking
 
     def rank(self, question: str, income_year: int | None = None, as_of: date | None = None) -> Ranking:
@@ -357,6 +363,7 @@ class ResearchPipeline:
         ranking = self._rank(question, content, gaps)
         parents = ranking.parents[: self.settings.max_parents]
         top_score, gap_score, gap_description = ranking.top_score, ranking.gap_score, ranking.gap_description
+        gap_kind = ranking.gap_kind
         latencies["rerank"] = (clock() - started) * 1000
         yield StageEvent(
             "rerank",
@@ -440,12 +447,14 @@ class ResearchPipeline:
             top_score=top_score,
             gap_score=gap_score,
             gap_description=gap_description,
+            gap_kind=gap_kind,
             verified_claims=len(verified_claims),
             failed_claims=len(verdicts) - len(verified_claims),
             supporting_sources=supporting,
             out_of_period_citations=out_of_period,
             version_spreads=self._spreads(verified_claims, year),
             declined=generation.declined,
+            out_of_scope=out_of_scope(question),
         )
         result: GateResult = decide(evidence, self.settings.gate)
         latencies["gate"] = (clock() - started) * 1000
