@@ -103,3 +103,10 @@ def test_out_of_scope_is_the_first_reason() -> None:
 def test_a_not_yet_enacted_marker_abstains_as_such() -> None:
     evidence = replace(GOOD, gap_score=0.7, gap_description="s 355-100: not yet enacted", gap_kind="not_yet_enacted")
     assert decide(evidence, CONFIG).decision is Decision.ABSTAIN_NOT_YET_ENACTED
+
+
+def test_one_held_version_and_an_unheld_part_of_the_year_answers_with_a_caveat() -> None:
+    spread = VersionSpread("ITAA 1997 s 292-85", ("v2015",), ("2007-03-15 to 2015-06-22",))
+    result = decide(replace(GOOD, version_spreads=(spread,)), CONFIG)
+    assert result.answered
+    assert "not held" in result.reasons[0] and "292-85" in result.reasons[0]

@@ -17,8 +17,10 @@ applies (the first is the decision):
    corroboration bar (relevant, but not clearly so).
 6. The generator did not decline the question (the extractive one declines to confirm or
    reject a statement it can only quote).
-7. No provision cited has two different versions in force in the income year unless the
+7. No provision cited has two different held versions in force in the income year unless the
    question gave a day that picks one (a mid-year amendment is shown, not silently chosen).
+   Where only one held version reaches the year and the rest of the year's text is not held,
+   the answer stands with that caveat as its reason.
 """
 
 from __future__ import annotations
@@ -59,7 +61,8 @@ class VersionSpread:
     """A cited provision and the distinct versions of it in force during the income year."""
 
     provision: str  # "itaa1997 s 328-110"
-    version_ids: tuple[str, ...]
+    version_ids: tuple[str, ...]  # held versions in force at some time in the year
+    unheld_periods: tuple[str, ...] = ()  # parts of the year whose text is not held
 
 
 @dataclass(frozen=True)
@@ -82,7 +85,7 @@ class GateEvidence:
 @dataclass(frozen=True)
 class GateResult:
     decision: Decision
-    reasons: tuple[str, ...]
+    reasons: tuple[str, ...]  # why it abstained; on an answer, the caveats that go with it
     failed_rules: tuple[Decision, ...]
 
     @property
@@ -169,5 +172,11 @@ def decide(evidence: GateEvidence, config: GateConfig) -> GateResult:
                     )
                 )
     if not failed:
-        return GateResult(Decision.ANSWER, (), ())
+        caveats = tuple(
+            f"{spread.provision}: the text quoted is in force for part of income year {evidence.income_year}; "
+            f"the text for {', '.join(spread.unheld_periods)} is not held"
+            for spread in evidence.version_spreads
+            if spread.unheld_periods
+        )
+        return GateResult(Decision.ANSWER, caveats, ())
     return GateResult(failed[0][0], tuple(r for _, r in failed), tuple(d for d, _ in failed))

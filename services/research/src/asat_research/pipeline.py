@@ -303,12 +303,12 @@ class ResearchPipeline:
                 if timeline is None:
                     continue
                 versions = [v.id for v in timeline.versions if year in v.income_years]
-                gaps = [
-                    f"text not held {g.start}..{g.end}"
+                gaps = tuple(
+                    f"{g.start.isoformat()} to {g.end.isoformat()}"
                     for g in timeline.gaps
                     if g.start < date(year, 7, 1) and g.end > date(year - 1, 7, 1)
-                ]
-                spreads.append(VersionSpread(provision_label(*key), tuple(versions + gaps)))
+                )
+                spreads.append(VersionSpread(provision_label(*key), tuple(versions), gaps))
         return tuple(spreads)
 
     def _rank(self, question: str, content: Sequence[Hit], gaps: Sequence[Hit]) -> Ranking:
