@@ -361,7 +361,11 @@ class ResearchPipeline:
         started = clock()
         reranker = self.ports.reranker
         ranking = self._rank(question, content, gaps)
-        parents = ranking.parents[: self.settings.max_parents]
+        # Primary law first: among the sections kept, provisions are offered before rulings.
+        kept = ranking.parents[: self.settings.max_parents]
+        parents = [p for p in kept if p.payload.get("kind") != "ruling"] + [
+            p for p in kept if p.payload.get("kind") == "ruling"
+        ]
         top_score, gap_score, gap_description = ranking.top_score, ranking.gap_score, ranking.gap_description
         gap_kind = ranking.gap_kind
         latencies["rerank"] = (clock() - started) * 1000

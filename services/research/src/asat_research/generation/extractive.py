@@ -25,7 +25,7 @@ NOTE = (
     "Extractive mode: these are the law's own words, ranked by relevance to the question. "
     "AsAt quotes rather than concludes; read the cited provisions before relying on them."
 )
-MAX_SPANS = 5
+MAX_SPANS = 10
 SECTIONS_QUOTED = 3
 MIN_CHARS = 25
 MIN_WORDS = 4
