@@ -135,10 +135,7 @@ class CorpusBuild:
                 )
 
     def generation(self, vector_config: VectorConfig, scope: IndexScope) -> str:
-        return corpus_generation(
-            ((item.id, f"{item.text}\0{item.embed_text}", item.payload) for item in self.index_items(scope)),
-            vector_config,
-        )
+        return items_generation(self.index_items(scope), vector_config)
 
 
 @dataclass(frozen=True)
@@ -150,6 +147,11 @@ class IndexItem:
     embed_text: str
     payload: dict[str, Any]
     chunk: Chunk | None  # None for a gap marker
+
+
+def items_generation(items: Iterable[IndexItem], vector_config: VectorConfig) -> str:
+    """``corpus_generation`` over index items: what is shown and what is embedded both count."""
+    return corpus_generation(((i.id, f"{i.text}\0{i.embed_text}", i.payload) for i in items), vector_config)
 
 
 def _gap_items(timeline: ProvisionTimeline, horizon: int) -> Iterator[IndexItem]:

@@ -244,11 +244,6 @@ def _life_start(
     return None, shown, None
 
 
-def _sort_entries(entries: Sequence[AmendmentEntry]) -> list[AmendmentEntry]:
-    # Endnote 4 lists a provision's history in order; keep it, but make "same Act" stable.
-    return list(entries)
-
-
 def build_timeline(
     act: str,
     number: str,
@@ -265,7 +260,7 @@ def build_timeline(
     day after its compilation date instead of staying open.
     """
     dated = sorted((o for o in observations if o.compilation.compilation_date), key=lambda o: o.day)
-    entries = _sort_entries(history.entries_by_provision.get(number, ()))
+    entries = list(history.entries_by_provision.get(number, ()))  # Endnote 4's own order
     notes: list[str] = []
     runs = _merge_lossy(history, entries, _group_runs(dated))
     complete = sorted(

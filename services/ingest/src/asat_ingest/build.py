@@ -12,8 +12,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from asat_corpus.corpus_build import CorpusBuild, IndexItem
-from asat_corpus.generation import corpus_generation
+from asat_corpus.corpus_build import CorpusBuild, IndexItem, items_generation
 from asat_corpus.index_scope import IndexScope
 from asat_corpus.vector_config import VectorConfig
 from asat_ingest.bm25 import Bm25Encoder
@@ -47,7 +46,7 @@ class BuildSummary:
 
 def generation_of(items: Sequence[IndexItem], vector_config: VectorConfig) -> str:
     """The same value as ``CorpusBuild.generation`` for these items (computed once)."""
-    return corpus_generation(((i.id, f"{i.text}\0{i.embed_text}", i.payload) for i in items), vector_config)
+    return items_generation(items, vector_config)
 
 
 def _points(items: Sequence[IndexItem], vectors: Sequence[Sequence[float]], bm25: Bm25Encoder) -> Iterator[IndexPoint]:

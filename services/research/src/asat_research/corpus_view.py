@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from asat_corpus.chunk import Chunk
-from asat_corpus.corpus_build import CorpusBuild
+from asat_corpus.corpus_build import CorpusBuild, items_generation
 from asat_corpus.index_scope import IndexScope
 from asat_corpus.provision import ProvisionTimeline, ProvisionVersion
 from asat_corpus.ruling import Ruling
@@ -59,12 +59,13 @@ class CorpusView:
     def __init__(self, corpus: CorpusBuild, scope: IndexScope, vector_config: VectorConfig) -> None:
         self.corpus = corpus
         self.scope = scope
-        self.generation = corpus.generation(vector_config, scope)
+        items = list(corpus.index_items(scope))  # chunked once: the generation and the lookups share it
+        self.generation = items_generation(items, vector_config)
         self._chunks: dict[str, Chunk] = {}
         self._children: dict[str, list[Chunk]] = {}
         self._docs: dict[str, SourceDoc] = {}
         self._versions: dict[str, ProvisionVersion] = {}
-        for item in corpus.index_items(scope):
+        for item in items:
             if item.chunk is None:
                 continue
             self._chunks[item.chunk.id] = item.chunk

@@ -195,7 +195,7 @@ class ResearchPipeline:
                 content.append(hit)
         return content, gaps
 
-    def _show(self, question: str, parents: Sequence[ParentContext]) -> _Shown:
+    def _show(self, parents: Sequence[ParentContext]) -> _Shown:
         spans: list[NumberedSpan] = []
         corpus = self.ports.corpus
         for parent in parents:
@@ -381,7 +381,7 @@ class ResearchPipeline:
         )
 
         started = clock()
-        shown = self._show(question, parents)
+        shown = self._show(parents)
         try:
             selection = self.ports.generator.select(question, shown.spans)
             selected_keys = [k for k in selection.keys if k in shown.by_key]

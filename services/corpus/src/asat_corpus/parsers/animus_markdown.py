@@ -24,7 +24,7 @@ from pathlib import Path
 
 from asat_corpus.act import Compilation
 from asat_corpus.parse_report import CorpusFileError, ParseReport
-from asat_corpus.parsers.markdown_text import strip_emphasis, subsection_ranges
+from asat_corpus.parsers.markdown_text import finished_section, strip_emphasis
 from asat_corpus.provision import ParsedProvision
 
 __all__ = ["parse_animus_markdown", "parse_animus_markdown_text"]
@@ -50,7 +50,6 @@ _DASH = r"\s*[\u2014\u2013]\s*"
 _STRUCTURE = re.compile(rf"^({_LEVELS})\s+([0-9A-Z]+(?:-[0-9A-Z]+)?){_DASH}(.*)$")
 _SECTION = re.compile(r"^(\d+[A-Z]*-\d+[A-Z]*)\s+(\S.*)$")
 _TOC = re.compile(r"^Table of (?:sections|subdivisions)\b", re.IGNORECASE)
-_REPEALED = re.compile(r"^\(?Repealed\)?\.?$", re.IGNORECASE)
 _CONTINUATION = re.compile(r"^(?:[a-z]|\*\s*[a-z])")
 _INNER_MARKER = re.compile(r"(?<!\S)#{1,6}(?!\S)")  # ``(a) ###### is made``: a stray heading mark
 _SPACE_AFTER_OPEN = re.compile(r"\(\s+(?=\S)")  # ``( **_CGT_** )`` once emphasis is gone
@@ -278,29 +277,19 @@ class _FileParser:
         self.pending_group = None
         if section is None:
             return
-        text = "\n".join(section.lines)
-        excerpt = f"{section.number} {section.heading}"
-        if _REPEALED.match(text.strip()) or _REPEALED.match(section.heading):
-            self.report.skip(self.rel_path, section.line, "repealed section", excerpt)
-        elif not text.strip():
-            self.report.skip(self.rel_path, section.line, "empty section (no body)", excerpt)
-        elif section.number in self.seen:
-            self.report.skip(self.rel_path, section.line, "duplicate section number", excerpt)
-        else:
-            self.seen.add(section.number)
-            self.out.append(
-                ParsedProvision(
-                    act=self.compilation.act,
-                    register_id=self.compilation.register_id,
-                    number=section.number,
-                    heading=section.heading,
-                    hierarchy=section.hierarchy,
-                    text=text,
-                    subsections=subsection_ranges(text),
-                    source_file=self.rel_path,
-                    source_line=section.line,
-                )
-            )
+        provision = finished_section(
+            self.compilation,
+            self.rel_path,
+            self.report,
+            self.seen,
+            section.number,
+            section.heading,
+            section.hierarchy,
+            section.lines,
+            section.line,
+        )
+        if provision is not None:
+            self.out.append(provision)
 
 
 def _parse_file(text: str, rel_path: str, compilation: Compilation, report: ParseReport) -> list[ParsedProvision]:

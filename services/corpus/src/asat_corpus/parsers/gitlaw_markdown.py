@@ -28,6 +28,7 @@ from asat_corpus.parsers.gitlaw_numbers import (
 )
 from asat_corpus.parsers.markdown_text import (
     double_hyphen_to_dash,
+    finished_section,
     strip_emphasis,
     subsection_ranges,
 )
@@ -53,7 +54,6 @@ _TOC = re.compile(r"^Table of (?:sections|subdivisions|contents)\b", re.IGNORECA
 _ENDNOTES = re.compile(r"^Endnotes?\b")
 _AN_ACT = re.compile(r"^An Act\b")
 _AMENDED_ACT = re.compile(r"\bAct \d{4}\s*$")
-_REPEALED = re.compile(r"^\(?Repealed\)?\.?$", re.IGNORECASE)
 
 
 class _Kind(Enum):
@@ -309,29 +309,19 @@ class _FileParser:
         self.pending_group = None
         if section is None:
             return
-        text = "\n".join(section.lines)
-        excerpt = f"{section.number} {section.heading}"
-        if _REPEALED.match(text.strip()) or _REPEALED.match(section.heading):
-            self.report.skip(self.rel_path, section.line, "repealed section", excerpt)
-        elif not text.strip():
-            self.report.skip(self.rel_path, section.line, "empty section (no body)", excerpt)
-        elif section.number in self.seen:
-            self.report.skip(self.rel_path, section.line, "duplicate section number", excerpt)
-        else:
-            self.seen.add(section.number)
-            self.out.append(
-                ParsedProvision(
-                    act=self.compilation.act,
-                    register_id=self.compilation.register_id,
-                    number=section.number,
-                    heading=section.heading,
-                    hierarchy=section.hierarchy,
-                    text=text,
-                    subsections=subsection_ranges(text),
-                    source_file=self.rel_path,
-                    source_line=section.line,
-                )
-            )
+        provision = finished_section(
+            self.compilation,
+            self.rel_path,
+            self.report,
+            self.seen,
+            section.number,
+            section.heading,
+            section.hierarchy,
+            section.lines,
+            section.line,
+        )
+        if provision is not None:
+            self.out.append(provision)
 
 
 def _looks_like_body(text: str) -> bool:

@@ -10,22 +10,23 @@ upstream provider and the model the response reports are recorded.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from openai.types.chat import ChatCompletion
 
-from asat_research.generation.chat_completions import complete, make_client, reply_content, reported_model
-from asat_research.generation.port import Generation, NumberedSpan, Selection
+from asat_research.generation.chat_completions import complete, reply_content, reported_model
+from asat_research.generation.openai_compatible import OpenAICompatibleGenerator
 from asat_research.generation.provider_label import provider_label
-from asat_research.generation.two_pass import DEFAULT_SEED, ModelReply, PassRequest, run_select, run_write
+from asat_research.generation.two_pass import DEFAULT_SEED, ModelReply, PassRequest
 
 NAME = "aggregator"
 DEFAULT_BASE_URL = "https://openrouter.ai/api/v1"
 ROUTING: dict[str, Any] = {"provider": {"require_parameters": True}}
 
 
-class AggregatorGenerator:
+class AggregatorGenerator(OpenAICompatibleGenerator):
+    """The OpenAI-compatible generator, plus routing parameters and the upstream provider."""
+
     name = NAME
 
     def __init__(
@@ -38,16 +39,8 @@ class AggregatorGenerator:
         timeout: float = 60.0,
         max_retries: int = 2,
     ) -> None:
-        self.model = model
-        self.seed = seed
+        super().__init__(base_url, model, api_key, seed=seed, timeout=timeout, max_retries=max_retries)
         self.provider = provider_label(NAME, base_url)
-        self._client = make_client(base_url, api_key, timeout=timeout, max_retries=max_retries)
-
-    def select(self, question: str, spans: Sequence[NumberedSpan]) -> Selection:
-        return run_select(self._ask, question, spans, provider=self.provider, model=self.model)
-
-    def write(self, question: str, spans: Sequence[NumberedSpan]) -> Generation:
-        return run_write(self._ask, question, spans, provider=self.provider, model=self.model, seed=self.seed)
 
     def _ask(self, request: PassRequest) -> ModelReply:
         completion = complete(
