@@ -266,11 +266,13 @@ def test_a_service_never_healthy_times_out_naming_it(checkout: Path) -> None:
         checkout,
         stdin="\n",
         DOCKER_STUB_NEVER_HEALTHY="research",
-        ASAT_INSTALL_TIMEOUT="1",
+        # Bash's SECONDS counts whole seconds: a 1 s deadline can fall before the second poll on a
+        # busy machine, when the other services still read as starting. 3 s leaves room for it.
+        ASAT_INSTALL_TIMEOUT="3",
         ASAT_INSTALL_POLL_SECONDS="0.3",
     )
     assert run.code == 5
-    assert "error: not up after 1s: research (running, starting)\n" in run.err
+    assert "error: not up after 3s: research (running, starting)\n" in run.err
     assert "ASAT_INSTALL_TIMEOUT=1800 ./install.sh waits longer" in run.err
 
 
