@@ -57,7 +57,7 @@ class PipelineSettings:
     gate: GateConfig
     retrieve_limit: int = 30
     max_parents: int = 4
-    max_spans: int = 40
+    chunks_per_parent: int = 4
     today: Callable[[], date] = date.today
 
 
@@ -204,19 +204,15 @@ class ResearchPipeline:
                 continue
             order = {cid: i for i, cid in enumerate(parent.scoring_chunk_ids)}
             chunks = sorted(parent.chunks, key=lambda c: (order.get(c.id, len(order)), c.start))
-            # Each section gets an equal share of the spans offered, its scoring chunks first, so
-            # one long section cannot crowd the others out.
-            share = max(1, self.settings.max_spans // max(1, len(parents)))
-            taken = 0
-            for chunk in chunks:
+            # Each section offers the same number of whole chunks (subsections), its scoring
+            # chunks first, so one long section cannot crowd the others out and nothing quoted
+            # from a subsection is cut off mid-list.
+            for chunk in chunks[: self.settings.chunks_per_parent]:
                 where = "".join(chunk.label_path[:1])
                 label = f"{doc.title}{where} [{_interval(doc.valid_from, doc.valid_to)}]"
                 for span in chunk.spans:
-                    if taken >= share:
-                        break
                     key = f"S{len(spans) + 1}"
                     spans.append(NumberedSpan(key, span.id, parent.source_id, label, doc.text[span.start : span.end]))
-                    taken += 1
         return _Shown(spans, {s.key: s for s in spans}, list(parents))
 
     def _citation(self, span: NumberedSpan) -> Citation:

@@ -1,11 +1,12 @@
 from __future__ import annotations
 
-from asat_research.generation.extractive import ExtractiveGenerator
+from asat_research.generation.extractive import QUOTES_PER_CLAIM, ExtractiveGenerator
 from asat_research.generation.port import NumberedSpan
 
 
-def _span(i: int, text: str) -> NumberedSpan:
-    return NumberedSpan(f"S{i}", f"c#s{i}", "v", f"label {i}", text)
+def _span(i: int, text: str, chunk: str | None = None) -> NumberedSpan:
+    """Span ``i``; each in a chunk of its own unless ``chunk`` names a shared one."""
+    return NumberedSpan(f"S{i}", f"{chunk or f'c{i}'}#s{i}", "v", f"label {i}", text)
 
 
 SPANS = [
@@ -18,7 +19,7 @@ SPANS = [
 
 
 def test_selects_the_spans_that_share_the_question_words_in_offered_order() -> None:
-    selection = ExtractiveGenerator(max_spans=2).select(
+    selection = ExtractiveGenerator(max_subsections=2).select(
         "What aggregated turnover threshold made a small business entity in 2014-15?", SPANS
     )
     assert selection.keys == ("S1", "S3")
@@ -26,7 +27,7 @@ def test_selects_the_spans_that_share_the_question_words_in_offered_order() -> N
 
 
 def test_never_selects_a_span_too_short_to_quote() -> None:
-    assert "S4" not in ExtractiveGenerator(max_spans=5).select("Note", SPANS).keys
+    assert "S4" not in ExtractiveGenerator(max_subsections=5).select("Note", SPANS).keys
 
 
 def test_each_claim_is_exactly_its_span() -> None:
@@ -47,7 +48,7 @@ def test_a_question_asking_for_an_amount_prefers_spans_that_state_one() -> None:
         _span(2, "(3) However, you are not a small business entity for an income year if so provided."),
         _span(3, "(i) your aggregated turnover for the previous year was less than $2 million;"),
     ]
-    selection = ExtractiveGenerator(max_spans=1).select("What aggregated turnover made a small business entity?", spans)
+    selection = ExtractiveGenerator(max_subsections=1).select("What aggregated turnover made a small business entity?", spans)
     assert selection.keys == ("S3",)
 
 
@@ -83,4 +84,26 @@ def test_how_low_and_above_what_are_questions_about_an_amount() -> None:
         _span(2, "(c) the sum of the spouse's assessable income and fringe benefits is less than $13,800."),
     ]
     for question in ("How low does her income have to be for the spouse offset?", "Above what income does it reduce?"):
-        assert ExtractiveGenerator(max_spans=1).select(question, spans).keys == ("S2",)
+        assert ExtractiveGenerator(max_subsections=1).select(question, spans).keys == ("S2",)
+
+
+def test_a_chosen_span_brings_its_whole_subsection_quoted_as_one_claim() -> None:
+    spans = [
+        _span(1, "(1) The amount of the producer offset is:", chunk="s376-60/1"),
+        _span(2, "(a) if the film is a feature film produced for cinemas—40%; or", chunk="s376-60/1"),
+        _span(3, "(b) otherwise—30% of the qualifying production expenditure.", chunk="s376-60/1"),
+        _span(4, "(2) This section applies to films that started principal photography.", chunk="s376-60/2"),
+    ]
+    generator = ExtractiveGenerator(max_subsections=1)
+    selection = generator.select("What is the amount of the producer offset?", spans)
+    assert selection.keys == ("S1", "S2", "S3")
+    generation = generator.write("What is the amount of the producer offset?", spans[:3])
+    assert [c.span_keys for c in generation.claims] == [("S1", "S2", "S3")]
+    assert generation.claims[0].text == " ".join(s.text for s in spans[:3])
+
+
+def test_a_long_subsection_is_quoted_in_claims_the_verifier_accepts() -> None:
+    spans = [_span(i, f"({i}) paragraph number {i} of one long subsection;", chunk="long") for i in range(1, 30)]
+    generation = ExtractiveGenerator().write("paragraph subsection", spans)
+    assert [len(c.span_keys) for c in generation.claims] == [QUOTES_PER_CLAIM, QUOTES_PER_CLAIM, 29 - 2 * QUOTES_PER_CLAIM]
+    assert [k for c in generation.claims for k in c.span_keys] == [s.key for s in spans]

@@ -4,8 +4,9 @@ Pass 1 keeps the best span of each of the first three sections offered (so every
 retrieved provision is quoted) and then the best remaining spans; it scores every offered span by the share of the question's content words it contains,
 plus a prior for the order it was offered in (retrieval rank), plus a bonus when the question
 asks for an amount, rate or date and the span states one; it keeps the best few that are long
-enough to quote. Pass 2 makes one claim per selected span whose text *is* the span, so a
-claim never says more than its quote. A question that states a figure of the law (``Since the
+enough to quote. Every chosen span brings the rest of its subsection (the chunk it belongs to), so a lead-in is
+quoted with the paragraphs it introduces. Pass 2 makes one claim per subsection whose text *is*
+its spans, each cited, so a claim never says more than its quotes. A question that states a figure of the law (``Since the
 threshold was $10 million ...``, ``... is 15%, isn't it?``) where the quoted law states another
 is answered as a rejected premise, quoting the law's figure. A question that only asks to have a
 statement confirmed is declined: quoting is not confirming. Deterministic: same input, same output.
@@ -25,8 +26,9 @@ NOTE = (
     "Extractive mode: these are the law's own words, ranked by relevance to the question. "
     "AsAt quotes rather than concludes; read the cited provisions before relying on them."
 )
-MAX_SPANS = 10
+MAX_SUBSECTIONS = 6
 SECTIONS_QUOTED = 3
+QUOTES_PER_CLAIM = 12  # the verifier takes at most 20 quotes a claim
 MIN_CHARS = 25
 MIN_WORDS = 4
 _WORD = re.compile(r"[a-z0-9$%]+(?:[-.,][a-z0-9]+)*")
@@ -132,8 +134,8 @@ def _quotable(text: str) -> bool:
 class ExtractiveGenerator:
     name = NAME
 
-    def __init__(self, max_spans: int = MAX_SPANS) -> None:
-        self.max_spans = max_spans
+    def __init__(self, max_subsections: int = MAX_SUBSECTIONS) -> None:
+        self.max_subsections = max_subsections
 
     def select(self, question: str, spans: Sequence[NumberedSpan]) -> Selection:
         wanted = _content_words(question)
@@ -146,32 +148,35 @@ class ExtractiveGenerator:
             bonus = _answer_type_bonus(question, span.text)
             scored.append((-(overlap + 0.25 * prior + bonus), rank, span.key))
         scored.sort()
-        # The best span of each of the first few sections offered (retrieval order), so the
-        # answer quotes every strongly retrieved provision, then the best remaining spans.
+        # The subsection of the best span of each of the first few sections offered (retrieval
+        # order), so the answer quotes every strongly retrieved provision, then the subsections
+        # of the best remaining spans. A subsection is quoted whole, so a lead-in ("The amount
+        # of the producer offset is:") comes with the paragraphs it introduces.
         sources = list(dict.fromkeys(s.source_id for s in spans))[:SECTIONS_QUOTED]
         by_key = {s.key: s for s in spans}
-        chosen: set[str] = set()
+        chunks: list[str] = []
         for source in sources:
             best = next((key for _, _, key in scored if by_key[key].source_id == source), None)
-            if best is not None:
-                chosen.add(best)
+            if best is not None and _chunk(by_key[best]) not in chunks:
+                chunks.append(_chunk(by_key[best]))
         for _, _, key in scored:
-            if len(chosen) >= self.max_spans:
+            if len(chunks) >= self.max_subsections:
                 break
-            chosen.add(key)
+            if _chunk(by_key[key]) not in chunks:
+                chunks.append(_chunk(by_key[key]))
         # Keep the offered (retrieval) order among the chosen spans.
-        return Selection(tuple(s.key for s in spans if s.key in chosen), NAME, MODEL)
+        return Selection(tuple(s.key for s in spans if _chunk(s) in chunks), NAME, MODEL)
 
     def write(self, question: str, spans: Sequence[NumberedSpan]) -> Generation:
-        quotable = [span for span in spans if _quotable(span.text)]
+        groups = [group for group in _subsections(spans) if any(_quotable(span.text) for span in group)]
         if asserts_premise(question):
-            wrong = contradicted(question, [span.text for span in quotable])
+            wrong = contradicted(question, [span.text for group in groups for span in group])
             if wrong:
                 kinds = {q.kind for q in wrong}
-                showing = [s for s in quotable if kinds & {q.kind for q in quantities(s.text)}]
+                showing = [g for g in groups if kinds & {q.kind for span in g for q in quantities(span.text)}]
                 stated = ", ".join(q.text for q in wrong)
                 return Generation(
-                    claims=tuple(GeneratedClaim(text=s.text, span_keys=(s.key,)) for s in showing),
+                    claims=tuple(_claim(group) for group in showing),
                     premise_rejected=True,
                     provider=NAME,
                     model=MODEL,
@@ -191,5 +196,26 @@ class ExtractiveGenerator:
                         "not confirm or reject statements: read the provisions in the reading list"
                     ),
                 )
-        claims = tuple(GeneratedClaim(text=span.text, span_keys=(span.key,)) for span in quotable)
+        claims = tuple(_claim(group) for group in groups)
         return Generation(claims=claims, premise_rejected=False, provider=NAME, model=MODEL, seed=None, note=NOTE)
+
+
+def _chunk(span: NumberedSpan) -> str:
+    return span.span_id.split("#", 1)[0]
+
+
+def _subsections(spans: Sequence[NumberedSpan]) -> list[list[NumberedSpan]]:
+    """Runs of consecutive spans from the same chunk (a subsection, or a ruling paragraph block),
+    at most ``QUOTES_PER_CLAIM`` spans each."""
+    groups: list[list[NumberedSpan]] = []
+    for span in spans:
+        if groups and _chunk(groups[-1][-1]) == _chunk(span) and len(groups[-1]) < QUOTES_PER_CLAIM:
+            groups[-1].append(span)
+        else:
+            groups.append([span])
+    return groups
+
+
+def _claim(group: Sequence[NumberedSpan]) -> GeneratedClaim:
+    """One claim per subsection: its text is the spans quoted, in order, and it cites each."""
+    return GeneratedClaim(text=" ".join(span.text for span in group), span_keys=tuple(span.key for span in group))
