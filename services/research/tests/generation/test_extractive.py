@@ -48,7 +48,9 @@ def test_a_question_asking_for_an_amount_prefers_spans_that_state_one() -> None:
         _span(2, "(3) However, you are not a small business entity for an income year if so provided."),
         _span(3, "(i) your aggregated turnover for the previous year was less than $2 million;"),
     ]
-    selection = ExtractiveGenerator(max_subsections=1).select("What aggregated turnover made a small business entity?", spans)
+    selection = ExtractiveGenerator(max_subsections=1).select(
+        "What aggregated turnover made a small business entity?", spans
+    )
     assert selection.keys == ("S3",)
 
 
@@ -105,5 +107,9 @@ def test_a_chosen_span_brings_its_whole_subsection_quoted_as_one_claim() -> None
 def test_a_long_subsection_is_quoted_in_claims_the_verifier_accepts() -> None:
     spans = [_span(i, f"({i}) paragraph number {i} of one long subsection;", chunk="long") for i in range(1, 30)]
     generation = ExtractiveGenerator().write("paragraph subsection", spans)
-    assert [len(c.span_keys) for c in generation.claims] == [QUOTES_PER_CLAIM, QUOTES_PER_CLAIM, 29 - 2 * QUOTES_PER_CLAIM]
+    assert [len(c.span_keys) for c in generation.claims] == [
+        QUOTES_PER_CLAIM,
+        QUOTES_PER_CLAIM,
+        29 - 2 * QUOTES_PER_CLAIM,
+    ]
     assert [k for c in generation.claims for k in c.span_keys] == [s.key for s in spans]
