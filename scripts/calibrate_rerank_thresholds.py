@@ -11,8 +11,9 @@ the median, p05 and p95 of each group and proposes:
 - the **corroboration bar** (``corroboration_score``): the median gold-matching score; a best
   passage below it must be corroborated by a second independent source.
 
-``--write`` stores the measurements in ``gold-set/calibration.json``; a test asserts that the
-constants in ``asat_research.composition`` sit inside the measured window.
+``--write`` stores the measurements in ``gold-set/calibration/<reranker>.json``; a test asserts
+that each reranker's constants in ``asat_research.composition`` sit inside its measured window.
+The reranker is the one the environment selects (``ASAT_RERANKER``, default ``hybrid``).
 
     .venv/bin/python scripts/calibrate_rerank_thresholds.py [--suite gold-set/pit_suite.yaml] [--write] [--json]
 """
@@ -30,7 +31,7 @@ from asat_research.audit.memory_store import InMemoryAuditStore
 from asat_research.composition import build_service
 from asat_research.gold import RulingRef, load_suite
 
-OUT = Path("gold-set/calibration.json")
+OUT_DIR = Path("gold-set/calibration")
 
 
 def _stats(values: list[float]) -> dict[str, float | int]:
@@ -47,7 +48,7 @@ def _stats(values: list[float]) -> dict[str, float | int]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--suite", default="gold-set/pit_suite.yaml")
-    parser.add_argument("--write", action="store_true", help=f"store the measurements in {OUT}")
+    parser.add_argument("--write", action="store_true", help=f"store the measurements in {OUT_DIR}/<reranker>.json")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     suite = load_suite(args.suite)
@@ -81,7 +82,8 @@ def main() -> int:
         "window": {"low": abstain.get("median"), "high": gold.get("median")},
     }
     if args.write:
-        OUT.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+        OUT_DIR.mkdir(parents=True, exist_ok=True)
+        (OUT_DIR / f"{pipeline.ports.reranker.name}.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     if args.json:
         print(json.dumps(result, indent=2))
     else:

@@ -1,13 +1,17 @@
 """The Reranker port: scores (question, hit) pairs on the reranker's own scale.
 
-``EmbeddingCosineReranker`` (default) uses the cosine between the question's and the chunk's
-embeddings that the index service computes. ``CrossEncoderReranker`` loads any local
+``EmbeddingCosineReranker`` uses the cosine between the question's and the chunk's embeddings
+that the index service computes. ``HybridReranker`` (default) adds to that cosine the hit's fused
+(dense + BM25) rank score as a share of the best one retrieved, and the share of the question's
+content words found in the section heading: the wording of the law counts as well as its
+meaning. ``CrossEncoderReranker`` loads any local
 sequence-classification model by path (transformers) and scores pairs with it; its threshold
 for the gate must be calibrated on its own scale.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol
@@ -32,6 +36,46 @@ class EmbeddingCosineReranker:
 
     def scores(self, question: str, hits: Sequence[Hit]) -> list[float]:
         return [hit.dense_score for hit in hits]
+
+
+_WORD = re.compile(r"[a-z0-9$%]+")
+# Words that carry no topic in a tax agent's question (and the act and section words every
+# heading label carries).
+_QUIET = frozenset(
+    "a an and are as at be been by can could did do does for from had has have how i if in into is it its "
+    "my of on or our she he her his their them they this that the to was were what when where which who "
+    "will with would you your client clients claim s act".split()
+)
+
+
+def _topic_words(text: str) -> set[str]:
+    return {w[:6] for w in _WORD.findall(text.casefold()) if w not in _QUIET and len(w) > 1}
+
+
+class HybridReranker:
+    """``cosine + FUSED_WEIGHT * fused/best_fused + HEADING_WEIGHT * heading overlap`` (pure).
+
+    Both additions are bounded (0..weight), so the scale stays close to the cosine's; the gate's
+    thresholds for it are measured with ``scripts/calibrate_rerank_thresholds.py`` like any
+    other reranker's.
+    """
+
+    name = "hybrid"
+    scale = "hybrid (cosine + fused rank + heading)"
+    FUSED_WEIGHT = 0.2
+    HEADING_WEIGHT = 0.1
+
+    def scores(self, question: str, hits: Sequence[Hit]) -> list[float]:
+        if not hits:
+            return []
+        best = max(hit.score for hit in hits) or 1.0
+        wanted = _topic_words(question)
+        scores = []
+        for hit in hits:
+            heading = str(hit.payload.get("heading") or hit.payload.get("title") or "")
+            overlap = len(wanted & _topic_words(heading)) / len(wanted) if wanted else 0.0
+            scores.append(hit.dense_score + self.FUSED_WEIGHT * hit.score / best + self.HEADING_WEIGHT * overlap)
+        return scores
 
 
 class CrossEncoderReranker:
