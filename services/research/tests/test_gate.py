@@ -31,6 +31,11 @@ def test_each_rule_abstains_with_its_reason() -> None:
         Decision.ABSTAIN_TEMPORAL_VIOLATION: replace(GOOD, out_of_period_citations=("itaa1997:328-110@C2026C00122",)),
         Decision.ABSTAIN_TEXT_NOT_HELD: replace(GOOD, gap_score=0.68, gap_description="328-110: text not held"),
         Decision.ABSTAIN_NOTHING_RETRIEVED: replace(GOOD, top_score=None),
+        Decision.ABSTAIN_NOT_YET_ENACTED: replace(
+            GOOD,
+            named_unheld="the question names itaa1997 104-107B: not yet enacted",
+            named_unheld_kind="not_yet_enacted",
+        ),
         Decision.ABSTAIN_LOW_RELEVANCE: replace(GOOD, top_score=0.39),
         Decision.ABSTAIN_NO_VERIFIED_CLAIM: replace(GOOD, verified_claims=0, failed_claims=3),
         Decision.ABSTAIN_INSUFFICIENT_SOURCES: replace(GOOD, supporting_sources=()),

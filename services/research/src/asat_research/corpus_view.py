@@ -109,6 +109,11 @@ class CorpusView:
     def timeline(self, act: str, number: str) -> ProvisionTimeline | None:
         return self.corpus.timeline(act, number)
 
+    def timelines_numbered(self, number: str) -> list[ProvisionTimeline]:
+        """Every timeline of a provision with this number, one per Act in the served scope."""
+        acts = self.scope.acts
+        return [t for (act, n), t in self.corpus.timelines.items() if n == number and (acts is None or act in acts)]
+
 
 def _ruling_doc(ruling: Ruling, valid_from: date, valid_to: date | None, years: tuple[int, ...]) -> SourceDoc:
     return SourceDoc(

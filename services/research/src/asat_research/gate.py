@@ -9,6 +9,8 @@ applies (the first is the decision):
 2. No marker of law not held for the year (text in force but not held, or a provision not yet
    enacted) scores within ``gap_margin`` of the best held passage: the law that answers may be
    the text we lack, or may not exist yet.
+   A provision the question names explicitly whose text for the year is not held (or that was
+   not yet enacted) abstains the same way, whatever else scores well.
 3. The reranker's best score reaches ``min_score`` on its own calibrated scale.
 4. At least one claim verified (integrity and groundedness), and only verified claims are
    shown; claims that failed are dropped and counted.
@@ -80,6 +82,8 @@ class GateEvidence:
     declined: str | None = None  # the generator declined the question, and why
     out_of_scope: str | None = None  # the question is about law the corpus does not hold, and why
     gap_kind: str = "gap"  # "gap" (text not held) or "not_yet_enacted"
+    named_unheld: str | None = None  # a provision the question names has no text held for the year, and why
+    named_unheld_kind: str = "gap"  # "gap" or "not_yet_enacted"
 
 
 @dataclass(frozen=True)
@@ -114,6 +118,13 @@ def decide(evidence: GateEvidence, config: GateConfig) -> GateResult:
             else Decision.ABSTAIN_TEXT_NOT_HELD
         )
         failed.append((decision, evidence.gap_description or "the text in force then is not held"))
+    if evidence.named_unheld is not None:
+        decision = (
+            Decision.ABSTAIN_NOT_YET_ENACTED
+            if evidence.named_unheld_kind == "not_yet_enacted"
+            else Decision.ABSTAIN_TEXT_NOT_HELD
+        )
+        failed.append((decision, evidence.named_unheld))
     if evidence.top_score is None:
         failed.append(
             (

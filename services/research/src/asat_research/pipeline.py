@@ -21,11 +21,13 @@ from typing import Any
 from asat_corpus.contracts.claims import Claim, Quote
 from asat_corpus.contracts.sources import SourceRef
 from asat_corpus.contracts.verification import ClaimVerdict, VerificationRequest
+from asat_corpus.resolution import Status
 from asat_research.audit.record import AuditCitation, AuditRecord, ReadingListItem, StageLatency
 from asat_research.audit.store import AuditStore, AuditWriteError
 from asat_research.corpus_view import CorpusView, provision_label
 from asat_research.gate import GateConfig, GateEvidence, GateResult, VersionSpread, decide
 from asat_research.generation.port import Generation, GenerationError, Generator, NumberedSpan
+from asat_research.named_provisions import UnheldProvision, named_provisions, unheld_named_provision
 from asat_research.parent_merge import ParentContext, merge_parents
 from asat_research.rerank import Reranker
 from asat_research.retrieval import Hit, RetrievalUnavailable, Retriever
@@ -307,6 +309,13 @@ class ResearchPipeline:
                 spreads.append(VersionSpread(provision_label(*key), tuple(versions), gaps))
         return tuple(spreads)
 
+    def _named_unheld(self, question: str, year: int) -> UnheldProvision | None:
+        for number in named_provisions(question):
+            unheld = unheld_named_provision(self.ports.corpus.timelines_numbered(number), year)
+            if unheld is not None:
+                return unheld
+        return None
+
     def _rank(self, question: str, content: Sequence[Hit], gaps: Sequence[Hit]) -> Ranking:
         reranker = self.ports.reranker
         scores = reranker.scores(question, content) if content else []
@@ -456,6 +465,13 @@ class ResearchPipeline:
             declined=generation.declined,
             out_of_scope=out_of_scope(question),
         )
+        named = self._named_unheld(question, year)
+        if named is not None:
+            evidence = replace(
+                evidence,
+                named_unheld=f"the question names {named.label}: {named.message}",
+                named_unheld_kind="not_yet_enacted" if named.status is Status.NOT_YET_ENACTED else "gap",
+            )
         result: GateResult = decide(evidence, self.settings.gate)
         latencies["gate"] = (clock() - started) * 1000
         yield StageEvent(
