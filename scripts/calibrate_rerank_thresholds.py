@@ -83,7 +83,9 @@ def main() -> int:
     }
     if args.write:
         OUT_DIR.mkdir(parents=True, exist_ok=True)
-        (OUT_DIR / f"{pipeline.ports.reranker.name}.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+        (OUT_DIR / f"{pipeline.ports.reranker.name}.json").write_text(
+            json.dumps(result, indent=2) + "\n", encoding="utf-8"
+        )
     if args.json:
         print(json.dumps(result, indent=2))
     else:
