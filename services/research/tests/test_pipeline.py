@@ -61,6 +61,17 @@ def test_a_year_whose_text_is_not_held_abstains_and_says_why(stack: Stack) -> No
     assert any("not held" in r or "changed during" in r for r in outcome.reasons), outcome.reasons
 
 
+def test_a_named_section_whose_text_for_the_year_is_not_held_abstains_naming_it(stack: Stack) -> None:
+    outcome = stack.pipeline().answer("What did s 328-110 say about aggregated turnover?", income_year=2020)
+    assert outcome.decision == "abstain_text_not_held", outcome.reasons
+    assert outcome.claims == ()
+    assert any(
+        r.startswith("the question names itaa1997 328-110: ") and "Act No. 41, 2017" in r for r in outcome.reasons
+    )
+    held = stack.pipeline().answer("What did s 328-110 say about aggregated turnover?", income_year=2015)
+    assert not any("the question names" in r for r in held.reasons), held.reasons
+
+
 @pytest.mark.parametrize(
     ("script", "why"),
     [

@@ -1,15 +1,17 @@
-"""The extractive generator: no model. It quotes the most relevant spans; it does not conclude.
+"""The extractive generator: no model. It quotes the most relevant subsections; it does not conclude.
 
-Pass 1 keeps the best span of each of the first three sections offered (so every strongly
-retrieved provision is quoted) and then the best remaining spans; it scores every offered span by the share of the question's content words it contains,
-plus a prior for the order it was offered in (retrieval rank), plus a bonus when the question
-asks for an amount, rate or date and the span states one; it keeps the best few that are long
-enough to quote. Every chosen span brings the rest of its subsection (the chunk it belongs to), so a lead-in is
-quoted with the paragraphs it introduces. Pass 2 makes one claim per subsection whose text *is*
-its spans, each cited, so a claim never says more than its quotes. A question that states a figure of the law (``Since the
-threshold was $10 million ...``, ``... is 15%, isn't it?``) where the quoted law states another
-is answered as a rejected premise, quoting the law's figure. A question that only asks to have a
-statement confirmed is declined: quoting is not confirming. Deterministic: same input, same output.
+Pass 1 scores every offered span by the share of the question's content words it contains, plus
+a prior for the order it was offered in (retrieval rank), plus a bonus when the question asks
+for an amount, rate or date and the span states one. It keeps the subsection (the chunk) of the
+best span of each of the first three sections offered, so every strongly retrieved provision is
+quoted, then the subsections of the best remaining spans, up to ``MAX_SUBSECTIONS``. A
+subsection is quoted whole, so a lead-in ("The amount of the producer offset is:") comes with the
+paragraphs it introduces. Pass 2 makes one claim per subsection whose text *is* its spans, each
+cited, so a claim never says more than its quotes. A question that states a figure of the law
+(``Since the threshold was $10 million ...``, ``... is 15%, isn't it?``) where the quoted law
+states another is answered as a rejected premise, quoting the law's figure. A question that only
+asks to have a statement confirmed is declined: quoting is not confirming. Deterministic: same
+input, same output.
 """
 
 from __future__ import annotations
