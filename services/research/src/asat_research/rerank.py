@@ -11,11 +11,11 @@ for the gate must be calibrated on its own scale.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
+from asat_research.question_words import content_words
 from asat_research.retrieval import Hit
 
 
@@ -38,79 +38,6 @@ class EmbeddingCosineReranker:
         return [hit.dense_score for hit in hits]
 
 
-_WORD = re.compile(r"[a-z0-9$%]+")
-# Words that carry no topic in a tax agent's question (and the act and section words every
-# heading label carries).
-_QUIET = frozenset(
-    [
-        "a",
-        "an",
-        "and",
-        "are",
-        "as",
-        "at",
-        "be",
-        "been",
-        "by",
-        "can",
-        "could",
-        "did",
-        "do",
-        "does",
-        "for",
-        "from",
-        "had",
-        "has",
-        "have",
-        "how",
-        "i",
-        "if",
-        "in",
-        "into",
-        "is",
-        "it",
-        "its",
-        "my",
-        "of",
-        "on",
-        "or",
-        "our",
-        "she",
-        "he",
-        "her",
-        "his",
-        "their",
-        "them",
-        "they",
-        "this",
-        "that",
-        "the",
-        "to",
-        "was",
-        "were",
-        "what",
-        "when",
-        "where",
-        "which",
-        "who",
-        "will",
-        "with",
-        "would",
-        "you",
-        "your",
-        "client",
-        "clients",
-        "claim",
-        "s",
-        "act",
-    ]
-)
-
-
-def _topic_words(text: str) -> set[str]:
-    return {w[:6] for w in _WORD.findall(text.casefold()) if w not in _QUIET and len(w) > 1}
-
-
 class HybridReranker:
     """``cosine + FUSED_WEIGHT * fused/best_fused + HEADING_WEIGHT * heading overlap`` (pure).
 
@@ -128,11 +55,11 @@ class HybridReranker:
         if not hits:
             return []
         best = max(hit.score for hit in hits) or 1.0
-        wanted = _topic_words(question)
+        wanted = content_words(question)
         scores = []
         for hit in hits:
             heading = str(hit.payload.get("heading") or hit.payload.get("title") or "")
-            overlap = len(wanted & _topic_words(heading)) / len(wanted) if wanted else 0.0
+            overlap = len(wanted & content_words(heading)) / len(wanted) if wanted else 0.0
             scores.append(hit.dense_score + self.FUSED_WEIGHT * hit.score / best + self.HEADING_WEIGHT * overlap)
         return scores
 

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 
 from asat_research.generation.port import GeneratedClaim, Generation, NumberedSpan, Selection
 from asat_research.generation.quantities import CONFIRMATION, asserts_premise, contradicted, quantities
+from asat_research.question_words import content_words
 
 NAME = "extractive"
 MODEL = "none (extractive)"
@@ -33,76 +34,6 @@ SECTIONS_QUOTED = 3
 QUOTES_PER_CLAIM = 12  # the verifier takes at most 20 quotes a claim
 MIN_CHARS = 25
 MIN_WORDS = 4
-_WORD = re.compile(r"[a-z0-9$%]+(?:[-.,][a-z0-9]+)*")
-_STOP = frozenset(
-    [
-        "a",
-        "an",
-        "and",
-        "are",
-        "as",
-        "at",
-        "be",
-        "been",
-        "by",
-        "can",
-        "could",
-        "did",
-        "do",
-        "does",
-        "for",
-        "from",
-        "had",
-        "has",
-        "have",
-        "how",
-        "i",
-        "if",
-        "in",
-        "into",
-        "is",
-        "it",
-        "its",
-        "my",
-        "of",
-        "on",
-        "or",
-        "our",
-        "she",
-        "he",
-        "her",
-        "his",
-        "their",
-        "them",
-        "they",
-        "this",
-        "that",
-        "the",
-        "to",
-        "was",
-        "were",
-        "what",
-        "when",
-        "where",
-        "which",
-        "who",
-        "will",
-        "with",
-        "would",
-        "you",
-        "your",
-        "client",
-        "clients",
-        "claim",
-    ]
-)
-
-
-def _content_words(text: str) -> set[str]:
-    words = {w.strip(".,") for w in _WORD.findall(text.casefold())}
-    return {w[:6] for w in words if w not in _STOP and len(w) > 1}
-
-
 _ASKS_AMOUNT = re.compile(
     r"\b(how (?:much|many|low|high|big|large|old)|(?:above|below|under|over|at|from) what|"
     r"what (?:is |was |were |are )?(?:the )?(?:\w+ ){0,3}"
@@ -140,12 +71,12 @@ class ExtractiveGenerator:
         self.max_subsections = max_subsections
 
     def select(self, question: str, spans: Sequence[NumberedSpan]) -> Selection:
-        wanted = _content_words(question)
+        wanted = content_words(question)
         scored: list[tuple[float, int, str]] = []
         for rank, span in enumerate(spans):
             if not _quotable(span.text):
                 continue
-            overlap = len(wanted & _content_words(span.text)) / len(wanted) if wanted else 0.0
+            overlap = len(wanted & content_words(span.text)) / len(wanted) if wanted else 0.0
             prior = 1.0 / (1.0 + rank / 8.0)
             bonus = _answer_type_bonus(question, span.text)
             scored.append((-(overlap + 0.25 * prior + bonus), rank, span.key))
