@@ -16,8 +16,7 @@ from openai.types.chat import ChatCompletion
 
 from asat_research.generation.chat_completions import complete, reply_content, reported_model
 from asat_research.generation.openai_compatible import OpenAICompatibleGenerator
-from asat_research.generation.provider_label import provider_label
-from asat_research.generation.two_pass import DEFAULT_SEED, ModelReply, PassRequest
+from asat_research.generation.two_pass import ModelReply, PassRequest
 
 NAME = "aggregator"
 DEFAULT_BASE_URL = "https://openrouter.ai/api/v1"
@@ -28,19 +27,6 @@ class AggregatorGenerator(OpenAICompatibleGenerator):
     """The OpenAI-compatible generator, plus routing parameters and the upstream provider."""
 
     name = NAME
-
-    def __init__(
-        self,
-        base_url: str,
-        model: str,
-        api_key: str,
-        *,
-        seed: int = DEFAULT_SEED,
-        timeout: float = 60.0,
-        max_retries: int = 2,
-    ) -> None:
-        super().__init__(base_url, model, api_key, seed=seed, timeout=timeout, max_retries=max_retries)
-        self.provider = provider_label(NAME, base_url)
 
     def _ask(self, request: PassRequest) -> ModelReply:
         completion = complete(

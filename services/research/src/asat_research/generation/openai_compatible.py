@@ -28,7 +28,7 @@ class OpenAICompatibleGenerator:
     ) -> None:
         self.model = model
         self.seed = seed
-        self.provider = provider_label(NAME, base_url)
+        self.provider = provider_label(self.name, base_url)
         self._client = make_client(base_url, api_key, timeout=timeout, max_retries=max_retries)
 
     def select(self, question: str, spans: Sequence[NumberedSpan]) -> Selection:
