@@ -70,7 +70,10 @@ class CorpusView:
                 continue
             self._chunks[item.chunk.id] = item.chunk
             self._children.setdefault(item.chunk.source_id, []).append(item.chunk)
-        for timeline in corpus.timelines.values():
+        self._numbered: dict[str, list[ProvisionTimeline]] = {}
+        for (act, number), timeline in corpus.timelines.items():
+            if scope.acts is None or act in scope.acts:
+                self._numbered.setdefault(number, []).append(timeline)
             for version in timeline.versions:
                 self._versions[version.id] = version
                 if version.id in self._children:
@@ -109,7 +112,7 @@ class CorpusView:
     def timeline(self, act: str, number: str) -> ProvisionTimeline | None:
         return self.corpus.timeline(act, number)
 
-    def timelines_numbered(self, number: str) -> list[ProvisionTimeline]:
+    def timelines_numbered(self, number: str) -> Sequence[ProvisionTimeline]:
         """Every timeline of a provision with this number, one per Act in the served scope."""
         acts = self.scope.acts
         return [t for (act, n), t in self.corpus.timelines.items() if n == number and (acts is None or act in acts)]
