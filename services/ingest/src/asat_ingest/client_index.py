@@ -10,20 +10,32 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from typing import Any
 
 from qdrant_client import QdrantClient, models
 
 from asat_ingest.client_query import client_filter, client_hybrid_prefetches, client_rrf_query
-from asat_ingest.index_errors import IndexMissingError, IndexSchemaError
-from asat_ingest.index_point import POINT_ID_KEY, IndexPoint, ScoredHit
+from asat_ingest.index_errors import IndexMissingError
+from asat_ingest.index_point import IndexPoint, ScoredHit
 from asat_ingest.index_stamp import IndexStamp
+from asat_ingest.index_upsert import named_vectors, upsert_in_batches
 from asat_ingest.search_args import check_search_args
 from asat_ingest.sparse_vector import SparseVector
-from asat_ingest.vector_index import DEFAULT_COLLECTION, DENSE, INTEGER_FIELDS, KEYWORD_FIELDS, SPARSE
+from asat_ingest.vector_index import (
+    DEFAULT_COLLECTION,
+    DENSE,
+    INTEGER_FIELDS,
+    KEYWORD_FIELDS,
+    SPARSE,
+    new_stamp,
+    stored_hit,
+)
 
 STAMP_KEY = "asat_stamp"
-UPSERT_BATCH = 256
+
+
+def _client_point(point: IndexPoint) -> models.PointStruct:
+    vectors = named_vectors(point, lambda indices, values: models.SparseVector(indices=indices, values=values))
+    return models.PointStruct(id=point.uuid, vector=vectors, payload=point.stored_payload())
 
 
 class QdrantClientIndex:
@@ -79,20 +91,11 @@ class QdrantClientIndex:
         return self._stamp
 
     def create(self, collection: str, dense_dim: int, corpus_generation: str, embedder_identity: str) -> None:
-        if dense_dim < 1:
-            raise IndexSchemaError(f"dense_dim must be at least 1, got {dense_dim}")
+        stamp = new_stamp(collection, dense_dim, corpus_generation, embedder_identity)
         self._collection = collection
         self._stamp = None
         if self._exists():
             self._client.delete_collection(collection)
-        stamp = IndexStamp(
-            collection=collection,
-            corpus_generation=corpus_generation,
-            embedder_identity=embedder_identity,
-            dense_dim=dense_dim,
-            complete=False,
-            points=0,
-        )
         self._client.create_collection(
             collection_name=collection,
             vectors_config={DENSE: models.VectorParams(size=dense_dim, distance=models.Distance.COSINE)},
@@ -111,28 +114,13 @@ class QdrantClientIndex:
         stamp = self._require_stamp()
         if stamp.complete:
             self._write_stamp(replace(stamp, complete=False))
-        written = 0
-        batch: list[models.PointStruct] = []
-        for point in points:
-            if len(point.dense) != stamp.dense_dim:
-                raise IndexSchemaError(
-                    f"point {point.id!r} has a {len(point.dense)}-dimensional dense vector; the "
-                    f"collection {self._collection!r} holds {stamp.dense_dim}"
-                )
-            vector: dict[str, Any] = {DENSE: [float(x) for x in point.dense]}
-            if not point.sparse.is_empty:
-                vector[SPARSE] = models.SparseVector(
-                    indices=list(point.sparse.indices), values=list(point.sparse.values)
-                )
-            batch.append(models.PointStruct(id=point.uuid, vector=vector, payload=point.stored_payload()))
-            if len(batch) >= UPSERT_BATCH:
-                self._client.upsert(self._collection, batch, wait=True)
-                written += len(batch)
-                batch = []
-        if batch:
-            self._client.upsert(self._collection, batch, wait=True)
-            written += len(batch)
-        return written
+        return upsert_in_batches(
+            points,
+            stamp.dense_dim,
+            self._collection,
+            _client_point,
+            lambda batch: self._client.upsert(self._collection, batch, wait=True),
+        )
 
     def hybrid_search(
         self,
@@ -155,12 +143,7 @@ class QdrantClientIndex:
             with_payload=True,
             with_vectors=False,
         )
-        hits: list[ScoredHit] = []
-        for scored in response.points:
-            payload = dict(scored.payload or {})
-            point_id = str(payload.pop(POINT_ID_KEY, scored.id))
-            hits.append(ScoredHit(id=point_id, score=float(scored.score), payload=payload))
-        return hits
+        return [stored_hit(scored.id, scored.score, scored.payload) for scored in response.points]
 
     def count(self) -> int:
         if not self._exists():

@@ -20,28 +20,39 @@ import shutil
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import qdrant_edge as qe
 
 from asat_ingest.directory_lock import DirectoryLock
 from asat_ingest.edge_query import edge_hybrid_query
 from asat_ingest.index_errors import IndexMissingError, IndexSchemaError
-from asat_ingest.index_point import POINT_ID_KEY, IndexPoint, ScoredHit
+from asat_ingest.index_point import IndexPoint, ScoredHit
 from asat_ingest.index_stamp import IndexStamp
+from asat_ingest.index_upsert import named_vectors, upsert_in_batches
 from asat_ingest.search_args import check_search_args
 from asat_ingest.sparse_vector import SparseVector
-from asat_ingest.vector_index import DEFAULT_COLLECTION, DENSE, INTEGER_FIELDS, KEYWORD_FIELDS, SPARSE
+from asat_ingest.vector_index import (
+    DEFAULT_COLLECTION,
+    DENSE,
+    INTEGER_FIELDS,
+    KEYWORD_FIELDS,
+    SPARSE,
+    new_stamp,
+    stored_hit,
+)
 
 STAMP_FILE = "stamp.json"
 SHARD_DIR = "shard"
-UPSERT_BATCH = 256
 _COLLECTION_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 
 def check_collection_name(collection: str) -> None:
     if not _COLLECTION_NAME.match(collection):
         raise IndexSchemaError(f"collection name {collection!r} is not allowed; use 1-64 letters, digits, '_' or '-'")
+
+
+def _edge_point(point: IndexPoint) -> qe.Point:
+    return qe.Point(point.uuid, named_vectors(point, qe.SparseVector), point.stored_payload())
 
 
 class QdrantEdgeIndex:
@@ -94,8 +105,7 @@ class QdrantEdgeIndex:
 
     def create(self, collection: str, dense_dim: int, corpus_generation: str, embedder_identity: str) -> None:
         check_collection_name(collection)
-        if dense_dim < 1:
-            raise IndexSchemaError(f"dense_dim must be at least 1, got {dense_dim}")
+        stamp = new_stamp(collection, dense_dim, corpus_generation, embedder_identity)
         if self._shard is not None:
             self._shard.close()
             self._shard = None
@@ -114,41 +124,19 @@ class QdrantEdgeIndex:
         for name in KEYWORD_FIELDS:
             shard.update(qe.UpdateOperation.create_field_index(name, qe.PayloadSchemaType.Keyword))
         self._shard = shard
-        self._write_stamp(
-            IndexStamp(
-                collection=collection,
-                corpus_generation=corpus_generation,
-                embedder_identity=embedder_identity,
-                dense_dim=dense_dim,
-                complete=False,
-                points=0,
-            )
-        )
+        self._write_stamp(stamp)
 
     def upsert(self, points: Iterable[IndexPoint]) -> int:
         shard, stamp = self._require_open()
         if stamp.complete:
             self._write_stamp(replace(stamp, complete=False))
-        written = 0
-        batch: list[qe.Point] = []
-        for point in points:
-            if len(point.dense) != stamp.dense_dim:
-                raise IndexSchemaError(
-                    f"point {point.id!r} has a {len(point.dense)}-dimensional dense vector; the "
-                    f"collection {self._collection!r} holds {stamp.dense_dim}"
-                )
-            vector: dict[str, Any] = {DENSE: [float(x) for x in point.dense]}
-            if not point.sparse.is_empty:
-                vector[SPARSE] = qe.SparseVector(list(point.sparse.indices), list(point.sparse.values))
-            batch.append(qe.Point(point.uuid, vector, point.stored_payload()))
-            if len(batch) >= UPSERT_BATCH:
-                shard.update(qe.UpdateOperation.upsert_points(batch))
-                written += len(batch)
-                batch = []
-        if batch:
-            shard.update(qe.UpdateOperation.upsert_points(batch))
-            written += len(batch)
-        return written
+        return upsert_in_batches(
+            points,
+            stamp.dense_dim,
+            self._collection,
+            _edge_point,
+            lambda batch: shard.update(qe.UpdateOperation.upsert_points(batch)),
+        )
 
     def hybrid_search(
         self,
@@ -163,12 +151,7 @@ class QdrantEdgeIndex:
         shard, stamp = self._require_open()
         check_search_args(dense, sparse, income_year, limit, prefetch_limit, stamp.dense_dim, acts, kinds)
         request = edge_hybrid_query(dense, sparse, income_year, limit, prefetch_limit, acts, kinds)
-        hits: list[ScoredHit] = []
-        for scored in shard.query(request):
-            payload = dict(scored.payload or {})
-            point_id = str(payload.pop(POINT_ID_KEY, scored.id))
-            hits.append(ScoredHit(id=point_id, score=float(scored.score), payload=payload))
-        return hits
+        return [stored_hit(scored.id, scored.score, scored.payload) for scored in shard.query(request)]
 
     def count(self) -> int:
         try:
@@ -186,11 +169,8 @@ class QdrantEdgeIndex:
         shard.flush()
         if self._optimize_on_stamp:
             shard.optimize()
-        stamp = IndexStamp(
-            collection=current.collection,
-            corpus_generation=current.corpus_generation,
-            embedder_identity=current.embedder_identity,
-            dense_dim=current.dense_dim,
+        stamp = replace(
+            current,
             complete=True,
             points=int(shard.count(qe.CountRequest(exact=True))),
             by_kind=self._count_by_kind(shard),

@@ -10,11 +10,16 @@ from collections.abc import Sequence
 
 import httpx
 
-from asat_ingest.embedder import EmbedderError
-from asat_ingest.http_embedding import check_vector, post_json
+from asat_ingest.http_embedding import (
+    DEFAULT_HTTP_BATCH,
+    check_settings,
+    check_vector,
+    embed_in_batches,
+    post_json,
+    reply_items,
+)
 
 DEFAULT_OLLAMA_URL = "http://127.0.0.1:11434"
-DEFAULT_HTTP_BATCH = 32
 
 
 class OllamaEmbedder:
@@ -28,10 +33,7 @@ class OllamaEmbedder:
         timeout_s: float = 120.0,
         transport: httpx.BaseTransport | None = None,
     ) -> None:
-        if dim < 1 or batch_size < 1:
-            raise EmbedderError(f"dim ({dim}) and batch_size ({batch_size}) must be at least 1")
-        if not model:
-            raise EmbedderError("an Ollama embedder needs a model name, e.g. nomic-embed-text")
+        check_settings(model, dim, batch_size, "an Ollama embedder needs a model name, e.g. nomic-embed-text")
         self._url = base_url.rstrip("/") + "/api/embed"
         self._model = model
         self._dim = dim
@@ -50,17 +52,11 @@ class OllamaEmbedder:
     def _embed_batch(self, texts: Sequence[str]) -> list[list[float]]:
         what = f"the Ollama embed endpoint (model {self._model})"
         reply = post_json(self._client, self._url, {"model": self._model, "input": list(texts), "truncate": True}, what)
-        embeddings = reply.get("embeddings") if isinstance(reply, dict) else None
-        if not isinstance(embeddings, list) or len(embeddings) != len(texts):
-            count = len(embeddings) if isinstance(embeddings, list) else "no"
-            raise EmbedderError(f"{what} returned {count} embeddings for {len(texts)} inputs")
+        embeddings = reply_items(reply, "embeddings", len(texts), what)
         return [check_vector(vector, self._dim, what) for vector in embeddings]
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        vectors: list[list[float]] = []
-        for start in range(0, len(texts), self._batch_size):
-            vectors.extend(self._embed_batch(texts[start : start + self._batch_size]))
-        return vectors
+        return embed_in_batches(texts, self._batch_size, self._embed_batch)
 
     def close(self) -> None:
         self._client.close()

@@ -13,9 +13,14 @@ from typing import Any
 import httpx
 
 from asat_ingest.embedder import EmbedderError
-from asat_ingest.http_embedding import check_vector, post_json
-
-DEFAULT_HTTP_BATCH = 32
+from asat_ingest.http_embedding import (
+    DEFAULT_HTTP_BATCH,
+    check_settings,
+    check_vector,
+    embed_in_batches,
+    post_json,
+    reply_items,
+)
 
 
 class OpenAICompatibleEmbedder:
@@ -31,10 +36,7 @@ class OpenAICompatibleEmbedder:
         timeout_s: float = 60.0,
         transport: httpx.BaseTransport | None = None,
     ) -> None:
-        if dim < 1 or batch_size < 1:
-            raise EmbedderError(f"dim ({dim}) and batch_size ({batch_size}) must be at least 1")
-        if not model:
-            raise EmbedderError("an OpenAI-compatible embedder needs a model name")
+        check_settings(model, dim, batch_size, "an OpenAI-compatible embedder needs a model name")
         self._url = base_url.rstrip("/") + "/embeddings"
         self._model = model
         self._dim = dim
@@ -61,11 +63,7 @@ class OpenAICompatibleEmbedder:
     def _embed_batch(self, texts: Sequence[str]) -> list[list[float]]:
         what = f"the OpenAI-compatible embeddings endpoint (model {self._model})"
         reply = post_json(self._client, self._url, self._body(texts), what)
-        data = reply.get("data") if isinstance(reply, dict) else None
-        if not isinstance(data, list) or len(data) != len(texts):
-            raise EmbedderError(
-                f"{what} returned {len(data) if isinstance(data, list) else 'no'} embeddings for {len(texts)} inputs"
-            )
+        data = reply_items(reply, "data", len(texts), what)
         by_index: dict[int, list[float]] = {}
         for item in data:
             if not isinstance(item, dict) or not isinstance(item.get("index"), int):
@@ -76,10 +74,7 @@ class OpenAICompatibleEmbedder:
         return [by_index[i] for i in range(len(texts))]
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        vectors: list[list[float]] = []
-        for start in range(0, len(texts), self._batch_size):
-            vectors.extend(self._embed_batch(texts[start : start + self._batch_size]))
-        return vectors
+        return embed_in_batches(texts, self._batch_size, self._embed_batch)
 
     def close(self) -> None:
         self._client.close()

@@ -13,10 +13,11 @@ suite, :mod:`asat_ingest.testing.vector_index_contract`. The rules every adapter
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Protocol
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Protocol
 
-from asat_ingest.index_point import IndexPoint, ScoredHit
+from asat_ingest.index_errors import IndexSchemaError
+from asat_ingest.index_point import POINT_ID_KEY, IndexPoint, ScoredHit
 from asat_ingest.index_stamp import IndexStamp
 from asat_ingest.sparse_vector import SparseVector
 
@@ -25,6 +26,30 @@ DENSE = "dense"
 SPARSE = "sparse"
 KEYWORD_FIELDS = ("act", "provision", "kind")
 INTEGER_FIELDS = ("income_years",)
+
+
+def new_stamp(collection: str, dense_dim: int, corpus_generation: str, embedder_identity: str) -> IndexStamp:
+    """The stamp ``create`` writes: incomplete, no points; :class:`IndexSchemaError` for ``dense_dim`` < 1."""
+    if dense_dim < 1:
+        raise IndexSchemaError(f"dense_dim must be at least 1, got {dense_dim}")
+    return IndexStamp(
+        collection=collection,
+        corpus_generation=corpus_generation,
+        embedder_identity=embedder_identity,
+        dense_dim=dense_dim,
+        complete=False,
+        points=0,
+    )
+
+
+def stored_hit(qdrant_id: object, score: float, payload: Mapping[str, Any] | None) -> ScoredHit:
+    """A search hit as the caller sees it: the string id kept under ``POINT_ID_KEY``, taken out of the payload.
+
+    ``qdrant_id`` stands in for a point stored without that key.
+    """
+    stored = dict(payload or {})
+    point_id = str(stored.pop(POINT_ID_KEY, qdrant_id))
+    return ScoredHit(id=point_id, score=float(score), payload=stored)
 
 
 class VectorIndex(Protocol):
