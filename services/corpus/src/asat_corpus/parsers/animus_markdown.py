@@ -18,13 +18,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
 from asat_corpus.act import Compilation
 from asat_corpus.parse_report import CorpusFileError, ParseReport
-from asat_corpus.parsers.markdown_text import finished_section, strip_emphasis
+from asat_corpus.parsers.markdown_files import parse_compilation_files, reject_nul_bytes
+from asat_corpus.parsers.markdown_sections import SectionAssembler
+from asat_corpus.parsers.markdown_text import strip_emphasis
 from asat_corpus.provision import ParsedProvision
 
 __all__ = ["parse_animus_markdown", "parse_animus_markdown_text"]
@@ -73,15 +75,6 @@ class _Event:
     line: int
     text: str
     groups: tuple[str, ...] = ()
-
-
-@dataclass
-class _OpenSection:
-    number: str
-    heading: str
-    line: int
-    hierarchy: tuple[str, ...]
-    lines: list[str] = field(default_factory=list)
 
 
 def _is_footer(line: str) -> bool:
@@ -226,20 +219,14 @@ def _body_text(text: str) -> str:
 
 class _FileParser:
     def __init__(self, rel_path: str, compilation: Compilation, report: ParseReport) -> None:
-        self.rel_path = rel_path
-        self.compilation = compilation
-        self.report = report
+        self.sections = SectionAssembler(rel_path, compilation, report)
         self.levels: dict[str, str] = {}
-        self.open: _OpenSection | None = None
         self.in_toc = False
-        self.pending_group: str | None = None
-        self.out: list[ParsedProvision] = []
-        self.seen: set[str] = set()
 
     def parse(self, events: Sequence[_Event]) -> list[ParsedProvision]:
         for event in events:
             if event.kind is _Kind.STRUCTURE:
-                self._close()
+                self.sections.close()
                 level, number, title = event.groups
                 order = ("Chapter", "Part", "Division", "Subdivision")
                 for lower in order[order.index(level) :]:
@@ -247,56 +234,29 @@ class _FileParser:
                 self.levels[level] = f"{level} {number}\u2014{title}".rstrip("\u2014 ")
                 self.in_toc = False
             elif event.kind is _Kind.TOC:
-                self._close()
+                self.sections.close()
                 self.in_toc = True
             elif event.kind is _Kind.SECTION:
-                self._close()
+                self.sections.close()
                 number, heading = event.groups
                 hierarchy = tuple(
                     self.levels[level]
                     for level in ("Chapter", "Part", "Division", "Subdivision")
                     if level in self.levels
                 )
-                self.open = _OpenSection(number, heading, event.line, hierarchy)
+                self.sections.open(number, heading, event.line, hierarchy)
                 self.in_toc = False
             elif event.kind is _Kind.GROUP:
                 if not self.in_toc:
-                    self.pending_group = event.text
-            elif not self.in_toc and self.open is not None:
-                if self.pending_group:
-                    self.open.lines.append(self.pending_group)
-                    self.pending_group = None
-                cleaned = _body_text(event.text)
-                if cleaned:
-                    self.open.lines.append(cleaned)
-        self._close()
-        return self.out
-
-    def _close(self) -> None:
-        section, self.open = self.open, None
-        self.pending_group = None
-        if section is None:
-            return
-        provision = finished_section(
-            self.compilation,
-            self.rel_path,
-            self.report,
-            self.seen,
-            section.number,
-            section.heading,
-            section.hierarchy,
-            section.lines,
-            section.line,
-        )
-        if provision is not None:
-            self.out.append(provision)
+                    self.sections.hold_group(event.text)
+            elif not self.in_toc:
+                self.sections.add_block(_body_text(event.text))
+        self.sections.close()
+        return self.sections.provisions
 
 
 def _parse_file(text: str, rel_path: str, compilation: Compilation, report: ParseReport) -> list[ParsedProvision]:
-    nul = text.find("\x00")
-    if nul >= 0:
-        line = text.count("\n", 0, nul) + 1
-        raise CorpusFileError(rel_path, line, "NUL byte: not a text file; re-export it as UTF-8")
+    reject_nul_bytes(text, rel_path)
     lines = text.splitlines()
     events = _events(_content_lines(lines))
     if not any(event.kind is _Kind.SECTION for event in events):
@@ -319,28 +279,6 @@ def parse_animus_markdown_text(
 
 def parse_animus_markdown(compilation: Compilation, corpus_dir: Path, report: ParseReport) -> list[ParsedProvision]:
     """Parse every volume of an animus compilation; a malformed volume is reported, skipped."""
-    out: list[ParsedProvision] = []
-    seen: set[str] = set()
-    for rel_path in compilation.files:
-        try:
-            text = (corpus_dir / rel_path).read_text(encoding="utf-8")
-            parsed = _parse_file(text, rel_path, compilation, report)
-        except CorpusFileError as err:
-            report.fail(err)
-            continue
-        except (OSError, UnicodeDecodeError) as exc:
-            report.fail(CorpusFileError(rel_path, 0, f"cannot read the file: {exc}"))
-            continue
-        for provision in parsed:
-            if provision.number in seen:
-                report.skip(
-                    rel_path,
-                    provision.source_line,
-                    "duplicate section number in the compilation",
-                    f"{provision.number} {provision.heading}",
-                )
-                continue
-            seen.add(provision.number)
-            out.append(provision)
+    out = parse_compilation_files(compilation, corpus_dir, report, _parse_file)
     report.items_parsed += len(out)
     return out

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from enum import Enum
 from pathlib import Path
 
@@ -26,9 +26,10 @@ from asat_corpus.parsers.gitlaw_numbers import (
     split_section_number,
     split_subdivision_number,
 )
+from asat_corpus.parsers.markdown_files import parse_compilation_files, reject_nul_bytes
+from asat_corpus.parsers.markdown_sections import SectionAssembler
 from asat_corpus.parsers.markdown_text import (
     double_hyphen_to_dash,
-    finished_section,
     strip_emphasis,
     subsection_ranges,
 )
@@ -81,15 +82,6 @@ class _Region:
     hyphenated: bool = False
 
 
-@dataclass
-class _OpenSection:
-    number: str
-    heading: str
-    line: int
-    hierarchy: tuple[str, ...]
-    lines: list[str] = field(default_factory=list)
-
-
 def _clean(text: str) -> str:
     return double_hyphen_to_dash(strip_emphasis(text))
 
@@ -124,10 +116,7 @@ def _is_body_start(raw_heading: str, event: _Event) -> bool:
 
 def _events(text: str, rel_path: str) -> list[_Event]:
     """The body of one file as headings and joined body blocks, front matter and TOC removed."""
-    nul = text.find("\x00")
-    if nul >= 0:
-        nul_line = text.count("\n", 0, nul) + 1
-        raise CorpusFileError(rel_path, nul_line, "NUL byte: not a text file; re-export it as UTF-8")
+    reject_nul_bytes(text, rel_path)
     lines = text.splitlines()
     contents_at = next((i for i, line in enumerate(lines) if _CONTENTS.match(line)), None)
     if contents_at is None:
@@ -199,22 +188,18 @@ def _hyphenated_regions(events: Sequence[_Event]) -> list[bool]:
 class _FileParser:
     def __init__(self, rel_path: str, compilation: Compilation, report: ParseReport) -> None:
         self.rel_path = rel_path
-        self.compilation = compilation
         self.report = report
+        self.sections = SectionAssembler(rel_path, compilation, report)
         self.region = _Region()
         self.levels: dict[str, tuple[str, str]] = {}  # level -> (number, printed heading)
-        self.open: _OpenSection | None = None
         self.mode = "normal"  # "normal" | "toc" | "skip"
-        self.pending_group: str | None = None
-        self.out: list[ParsedProvision] = []
-        self.seen: set[str] = set()
 
     def parse(self, events: Sequence[_Event]) -> list[ParsedProvision]:
         hyphenated = iter(_hyphenated_regions(events))
         self.region = _Region(hyphenated=next(hyphenated))
         for event in events:
             if event.kind is _Kind.SCHEDULE:
-                self._close()
+                self.sections.close()
                 number, title = event.groups
                 self.region = _Region(
                     schedule=number,
@@ -224,14 +209,14 @@ class _FileParser:
                 self.levels = {"Schedule": (number, _printed("Schedule", number, title))}
                 self.mode = "normal"
             elif event.kind is _Kind.STRUCTURE:
-                self._close()
+                self.sections.close()
                 self._structure(*event.groups)
                 self.mode = "normal"
             elif event.kind is _Kind.TOC:
-                self._close()
+                self.sections.close()
                 self.mode = "toc"
             elif event.kind is _Kind.SECTION:
-                self._close()
+                self.sections.close()
                 self._section(event)
             elif event.kind is _Kind.GROUP:
                 self._group(event)
@@ -239,8 +224,8 @@ class _FileParser:
                 self._block(event)
             elif event.kind is _Kind.ENDNOTES:
                 break
-        self._close()
-        return self.out
+        self.sections.close()
+        return self.sections.provisions
 
     def _structure(self, level: str, number: str, title: str) -> None:
         order = ("Chapter", "Part", "Division", "Subdivision")
@@ -259,7 +244,6 @@ class _FileParser:
 
     def _section(self, event: _Event) -> None:
         printed, title = event.groups
-        self.pending_group = None
         if self.region.amending:
             self._skip(event, "amending Schedule item: it amends another Act, not a section")
             return
@@ -276,7 +260,7 @@ class _FileParser:
             number = split
         if self.region.schedule is not None:
             number = f"sch{self.region.schedule}-{number}"
-        self.open = _OpenSection(number, _clean(title), event.line, self._hierarchy())
+        self.sections.open(number, _clean(title), event.line, self._hierarchy())
         self.mode = "normal"
 
     def _group(self, event: _Event) -> None:
@@ -284,44 +268,19 @@ class _FileParser:
             self._block(event)
             return
         if event.text[:1].islower():
-            self._close()
+            self.sections.close()
             self._skip(event, "heading without a section number (number lost in conversion)")
             return
         if self.mode == "normal":
-            self.pending_group = _clean(event.text)
+            self.sections.hold_group(_clean(event.text))
 
     def _block(self, event: _Event) -> None:
-        if self.mode != "normal" or self.open is None:
-            return
-        if self.pending_group:
-            self.open.lines.append(self.pending_group)
-            self.pending_group = None
-        cleaned = _clean(event.text)
-        if cleaned:
-            self.open.lines.append(cleaned)
+        if self.mode == "normal":
+            self.sections.add_block(_clean(event.text))
 
     def _skip(self, event: _Event, reason: str) -> None:
         self.report.skip(self.rel_path, event.line, reason, event.text)
         self.mode = "skip"
-
-    def _close(self) -> None:
-        section, self.open = self.open, None
-        self.pending_group = None
-        if section is None:
-            return
-        provision = finished_section(
-            self.compilation,
-            self.rel_path,
-            self.report,
-            self.seen,
-            section.number,
-            section.heading,
-            section.hierarchy,
-            section.lines,
-            section.line,
-        )
-        if provision is not None:
-            self.out.append(provision)
 
 
 def _looks_like_body(text: str) -> bool:
@@ -387,29 +346,7 @@ def parse_gitlaw_markdown(compilation: Compilation, corpus_dir: Path, report: Pa
 
     References in the body are restored against every section of the compilation.
     """
-    collected: list[ParsedProvision] = []
-    seen: set[str] = set()
-    for rel_path in compilation.files:
-        try:
-            text = (corpus_dir / rel_path).read_text(encoding="utf-8")
-            parsed = _parse_file(text, rel_path, compilation, report)
-        except CorpusFileError as err:
-            report.fail(err)
-            continue
-        except (OSError, UnicodeDecodeError) as exc:
-            report.fail(CorpusFileError(rel_path, 0, f"cannot read the file: {exc}"))
-            continue
-        for provision in parsed:
-            if provision.number in seen:
-                report.skip(
-                    rel_path,
-                    provision.source_line,
-                    "duplicate section number in the compilation",
-                    f"{provision.number} {provision.heading}",
-                )
-                continue
-            seen.add(provision.number)
-            collected.append(provision)
+    collected = parse_compilation_files(compilation, corpus_dir, report, _parse_file)
     provisions, _ = restore_provision_references(collected)
     report.items_parsed += len(provisions)
     return provisions

@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import re
 
-from asat_corpus.act import Compilation
-from asat_corpus.parse_report import ParseReport
-from asat_corpus.provision import ParsedProvision, Subsection
+from asat_corpus.provision import Subsection
 
 _BOLD = re.compile(r"\*\*+")
 _ESCAPED_ASTERISK = re.compile(r"\\\*")
@@ -78,43 +76,3 @@ def _trim_end(text: str, start: int, end: int) -> int:
     while end > start and text[end - 1] == "\n":
         end -= 1
     return end
-
-
-_REPEALED = re.compile(r"^\(?Repealed\)?\.?$", re.IGNORECASE)
-
-
-def finished_section(
-    compilation: Compilation,
-    rel_path: str,
-    report: ParseReport,
-    seen: set[str],
-    number: str,
-    heading: str,
-    hierarchy: tuple[str, ...],
-    lines: list[str],
-    line: int,
-) -> ParsedProvision | None:
-    """A section the Markdown parsers have finished reading, or None (reported) when it is a
-    repealed placeholder, has no body, or repeats a number already seen in the compilation."""
-    text = "\n".join(lines)
-    excerpt = f"{number} {heading}"
-    if _REPEALED.match(text.strip()) or _REPEALED.match(heading):
-        report.skip(rel_path, line, "repealed section", excerpt)
-    elif not text.strip():
-        report.skip(rel_path, line, "empty section (no body)", excerpt)
-    elif number in seen:
-        report.skip(rel_path, line, "duplicate section number", excerpt)
-    else:
-        seen.add(number)
-        return ParsedProvision(
-            act=compilation.act,
-            register_id=compilation.register_id,
-            number=number,
-            heading=heading,
-            hierarchy=hierarchy,
-            text=text,
-            subsections=subsection_ranges(text),
-            source_file=rel_path,
-            source_line=line,
-        )
-    return None
