@@ -40,7 +40,7 @@ def test_first_pages_rows_and_as_amended_by() -> None:
     assert original.title == "Income Tax Assessment Act 1997"
     assert original.assent == date(1997, 4, 17)
     assert original.commencement.dates == (date(1997, 7, 1),)
-    assert original.source_line == 15
+    assert original.source_line == 9
     taxation_laws = next(a for a in acts if a.ref == ActRef(95, 1997))
     assert taxation_laws.title == "Taxation Laws Amendment Act (No. 2) 1997"
     assert taxation_laws.commencement.text == "s 4 and Sch 3 (items 15–18): 30 June 1997 (s 2(1))"

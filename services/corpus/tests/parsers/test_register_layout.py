@@ -74,7 +74,7 @@ def test_fixture_page_yields_sections_with_hierarchy_and_no_furniture() -> None:
     report = ParseReport("C2026C00122")
     sections = parse_register_layout_text(FIXTURE.read_text(encoding="utf-8"), "vol01.txt", _compilation(), report)
     found = _by_number(sections)
-    assert list(found) == ["1-1", "1-2", "1-3", "1-4", "1-7"]
+    assert list(found) == ["1-1", "1-2", "1-3", "1-4"]
     assert found["1-1"].heading == "Short title"
     assert found["1-1"].text == "This Act may be cited as the Income Tax Assessment Act 1997."
     assert found["1-3"].hierarchy == (
@@ -86,7 +86,7 @@ def test_fixture_page_yields_sections_with_hierarchy_and_no_furniture() -> None:
     assert found["1-3"].text.splitlines()[-1].startswith("Note: A public or private ruling about a provision")
     assert [s.label for s in found["1-3"].subsections] == ["(1)", "(2)"]
     assert "(b) this Act appears to have expressed the same idea in a different form of words" in found["1-3"].text
-    assert report.items_parsed == 5
+    assert report.items_parsed == 4
     for section in sections:
         assert not any(f in section.text for f in FURNITURE)
         assert "Section 1-4" not in section.text
@@ -245,8 +245,8 @@ def test_compilation_records_bad_files_and_keeps_the_good_ones(tmp_path: Path) -
     report = ParseReport("C2026C00122")
     compilation = _compilation(files=("garbage.txt", "good.txt", "binary.txt", "missing.txt"))
     sections = parse_register_layout(compilation, tmp_path, report)
-    assert [s.number for s in sections] == ["1-1", "1-2", "1-3", "1-4", "1-7"]
-    assert report.items_parsed == 5
+    assert [s.number for s in sections] == ["1-1", "1-2", "1-3", "1-4"]
+    assert report.items_parsed == 4
     assert len(report.errors) == 3
     assert report.errors[0].startswith("garbage.txt:2: not UTF-8")  # byte 10 ends line 1
     assert report.errors[1].startswith("binary.txt:1: control character")
