@@ -7,7 +7,7 @@ index's hits are checked against it: a hit whose chunk is not in the corpus is n
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date
 
@@ -96,6 +96,10 @@ class CorpusView:
                 self._docs[ruling.id] = _ruling_doc(
                     ruling, validity.valid_from, validity.valid_to, validity.income_years
                 )
+
+    def chunk_texts(self) -> Iterator[str]:
+        """The text of every indexed chunk (what the relevance statistics count)."""
+        return (chunk.text for chunk in self._chunks.values())
 
     def chunk(self, chunk_id: str) -> Chunk | None:
         return self._chunks.get(chunk_id)

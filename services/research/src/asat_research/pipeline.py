@@ -174,7 +174,8 @@ class ResearchPipeline:
 
     # -- stages -------------------------------------------------------------------------------
 
-    def _retrieve(self, question: str, scope: TemporalScope) -> tuple[list[Hit], list[Hit]]:
+    def _retrieve(self, question: str, scope: TemporalScope) -> tuple[list[Hit], list[Hit], tuple[Hit, ...]]:
+        """(content hits, marker hits, every hit in retrieval order)."""
         try:
             result = self.ports.retriever.search(question, scope.income_year, self.settings.retrieve_limit)
         except RetrievalUnavailable as exc:
@@ -195,7 +196,7 @@ class ResearchPipeline:
                 gaps.append(hit)
             elif self.ports.corpus.chunk(hit.chunk_id) is not None:
                 content.append(hit)
-        return content, gaps
+        return content, gaps, result.hits
 
     def _show(self, parents: Sequence[ParentContext]) -> _Shown:
         spans: list[NumberedSpan] = []
@@ -316,10 +317,16 @@ class ResearchPipeline:
                 return unheld
         return None
 
-    def _rank(self, question: str, content: Sequence[Hit], gaps: Sequence[Hit]) -> Ranking:
-        reranker = self.ports.reranker
-        scores = reranker.scores(question, content) if content else []
-        gap_scores = reranker.scores(question, gaps) if gaps else []
+    def _rank(self, question: str, content: Sequence[Hit], gaps: Sequence[Hit], ordered: Sequence[Hit]) -> Ranking:
+        # One call over every hit in retrieval order: a reranker may read a hit beside the others
+        # (its rank, its section's support), and markers compete on the same scale as the text.
+        wanted = {h.chunk_id for h in content} | {h.chunk_id for h in gaps}
+        everything = [h for h in ordered if h.chunk_id in wanted]
+        scored = dict(
+            zip((h.chunk_id for h in everything), self.ports.reranker.scores(question, everything), strict=True)
+        )
+        scores = [scored[h.chunk_id] for h in content]
+        gap_scores = [scored[h.chunk_id] for h in gaps]
         parents = merge_parents(content, scores, self.ports.corpus.children)
         ranking = Ranking(parents, parents[0].score if parents else None, None, None)
         if gaps:
@@ -332,8 +339,7 @@ class ResearchPipeline:
     def rank(self, question: str, income_year: int | None = None, as_of: date | None = None) -> Ranking:
         """Retrieval and rerank only (no generation, no audit): for calibration and benchmarks."""
         scope = resolve_income_year(question, self.settings.today(), income_year, as_of)
-        content, gaps = self._retrieve(question, scope)
-        return self._rank(question, content, gaps)
+        return self._rank(question, *self._retrieve(question, scope))
 
     # -- the run ------------------------------------------------------------------------------
 
@@ -359,13 +365,13 @@ class ResearchPipeline:
         )
 
         started = clock()
-        content, gaps = self._retrieve(question, scope)
+        content, gaps, ordered = self._retrieve(question, scope)
         latencies["retrieve"] = (clock() - started) * 1000
         yield StageEvent("retrieve", latencies["retrieve"], {"hits": len(content), "gap_markers": len(gaps)})
 
         started = clock()
         reranker = self.ports.reranker
-        ranking = self._rank(question, content, gaps)
+        ranking = self._rank(question, content, gaps, ordered)
         # Primary law first: among the sections kept, provisions are offered before rulings.
         kept = ranking.parents[: self.settings.max_parents]
         parents = [p for p in kept if p.payload.get("kind") != "ruling"] + [

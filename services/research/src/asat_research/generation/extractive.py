@@ -16,9 +16,9 @@ input, same output.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
+from asat_research.answer_types import AMOUNT, ASKS_AMOUNT, ASKS_WHEN, TIME
 from asat_research.generation.port import GeneratedClaim, Generation, NumberedSpan, Selection
 from asat_research.generation.quantities import CONFIRMATION, asserts_premise, contradicted, quantities
 from asat_research.question_words import content_words
@@ -34,17 +34,6 @@ SECTIONS_QUOTED = 3
 QUOTES_PER_CLAIM = 12  # the verifier takes at most 20 quotes a claim
 MIN_CHARS = 25
 MIN_WORDS = 4
-_ASKS_AMOUNT = re.compile(
-    r"\b(how (?:much|many|low|high|big|large|old)|(?:above|below|under|over|at|from) what|"
-    r"what (?:is |was |were |are )?(?:the )?(?:\w+ ){0,3}"
-    r"(?:threshold|amount|limit|cap|rate|percentage|turnover|age|value|maximum|minimum|period|income))\b",
-    re.IGNORECASE,
-)
-_ASKS_WHEN = re.compile(r"\b(when|what date|by what date|how long)\b", re.IGNORECASE)
-_AMOUNT = re.compile(r"\$\s?\d|\d\s?%|\bper cent\b|\b\d+(?:,\d{3})*(?:\.\d+)?\s?(?:million|billion)\b")
-_TIME = re.compile(
-    r"\b\d{1,2} (?:January|February|March|April|May|June|July|August|September|October|November|December)\b|\b\d+ (?:days|months|years)\b"
-)
 ANSWER_TYPE_BONUS = 0.3
 
 
@@ -53,9 +42,9 @@ def _answer_type_bonus(question: str, text: str) -> float:
         stated = {q.kind for q in quantities(question)}
         if stated & {q.kind for q in quantities(text)}:
             return ANSWER_TYPE_BONUS
-    if _ASKS_AMOUNT.search(question) and _AMOUNT.search(text):
+    if ASKS_AMOUNT.search(question) and AMOUNT.search(text):
         return ANSWER_TYPE_BONUS
-    if _ASKS_WHEN.search(question) and _TIME.search(text):
+    if ASKS_WHEN.search(question) and TIME.search(text):
         return ANSWER_TYPE_BONUS
     return 0.0
 
