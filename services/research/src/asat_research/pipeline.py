@@ -387,6 +387,7 @@ class ResearchPipeline:
                 "parents": [p.source_id for p in parents],
                 "top_score": top_score,
                 "gap_score": gap_score,
+                "gap_kind": gap_kind,
                 "scale": reranker.scale,
             },
         )
