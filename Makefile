@@ -7,7 +7,7 @@ SERVICES := corpus verifier ingest research web
 export ASAT_CORPUS_DIR ?= $(abspath ../shared/corpus)
 export ASAT_TEST_DATABASE_URL ?= postgresql://postgres@127.0.0.1:5432/postgres
 
-.PHONY: up down install test lint typecheck contracts pytest clean
+.PHONY: up down install test lint typecheck contracts pytest clean models
 
 $(VENV)/.installed: $(foreach s,$(SERVICES),services/$(s)/pyproject.toml) requirements-dev.txt
 	@command -v $(PYTHON) >/dev/null || { echo "error: $(PYTHON) not found; install Python 3.11 or run make PYTHON=/path/to/python3.11"; exit 1; }
@@ -24,6 +24,12 @@ install: $(VENV)/.installed
 
 up: install
 	@$(PY) scripts/stack.py up
+
+# `make models`: retrain the relevance ranker from the corpus (fixed seed) against the running
+# index (started by `make up` when down) and write models/relevance/ with its model card.
+models: install
+	@$(PY) scripts/stack.py up
+	$(PY) -m asat_research.relevance.train_cli train
 
 down:
 	@if [ -x $(PY) ]; then $(PY) scripts/stack.py down; else echo "nothing to stop: $(VENV) does not exist"; fi

@@ -98,7 +98,8 @@ def test_copied_sources_exist_and_are_only_pyproject_and_src(service: str) -> No
         if keyword == "COPY" and "--from" not in args:
             source = args.split()[0]
             assert (REPO_ROOT / source).exists(), source
-            assert source.endswith(("pyproject.toml", "/src")), source
+            # Package sources, and for research the trained ranker that ships with the repository.
+            assert source.endswith(("pyproject.toml", "/src")) or source == "models/relevance", source
 
 
 def test_dockerignore_allows_only_package_sources() -> None:
@@ -109,4 +110,4 @@ def test_dockerignore_allows_only_package_sources() -> None:
     ]
     assert lines[0] == "*", "ignore everything, then allow what the images need"
     allowed = {line[1:] for line in lines if line.startswith("!")}
-    assert allowed == {"services/*/pyproject.toml", "services/*/src"}
+    assert allowed == {"services/*/pyproject.toml", "services/*/src", "models/relevance"}

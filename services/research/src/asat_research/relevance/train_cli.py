@@ -22,6 +22,7 @@ import platform
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -30,7 +31,7 @@ import lightgbm as lgb
 import numpy as np
 import yaml
 
-from asat_corpus.corpus_build import CorpusBuild, load_corpus
+from asat_corpus.corpus_build import CorpusBuild, items_generation, load_corpus
 from asat_corpus.index_scope import index_scope_from_env
 from asat_corpus.vector_config import vector_config_from_env
 from asat_research.relevance.candidates import CandidateList, harvest, stderr_progress
@@ -87,6 +88,41 @@ def _calibrate(model: LtrModel, lists: Sequence[CandidateList], stats: Relevance
     return Calibration.fit(raw, relevant)
 
 
+@dataclass(frozen=True)
+class Measured:
+    """The model fitted on the train slice (early-stopped on dev, calibrated on dev) and how every
+    ranker does on the test slice, whose sections it never saw."""
+
+    model: LtrModel
+    rounds: int
+    test_quality: dict[str, dict[str, float]]
+    by_source: dict[str, dict[str, dict[str, float]]]
+
+
+def split_lists(lists: Sequence[CandidateList]) -> dict[str, list[CandidateList]]:
+    return {s: [cl for cl in lists if cl.example.split == s] for s in ("train", "dev", "test")}
+
+
+def measure(by_split: dict[str, list[CandidateList]], stats: RelevanceStats) -> Measured:
+    sys.stderr.write("[relevance] training on the train slice\n")
+    tr, dv = _matrix(by_split["train"], stats), _matrix(by_split["dev"], stats)
+    trained = train_booster(tr[0], tr[1], tr[2], tr[3], dv[0], dv[1], dv[2])
+    rounds = max(int(trained.best_iteration or trained.current_iteration()), 1)
+    calibration = _calibrate(LtrModel(trained, Calibration(1.0, 0.0)), by_split["dev"], stats)
+    held_out = LtrModel(trained, calibration)
+    test_quality = {name: q.as_dict() for name, q in compare(by_split["test"], stats, held_out).items()}
+    by_source = {
+        source: {
+            name: q.as_dict()
+            for name, q in compare(
+                [cl for cl in by_split["test"] if cl.example.source == source], stats, held_out
+            ).items()
+        }
+        for source in ("aid", "heading", "dictionary")
+    }
+    return Measured(held_out, rounds, test_quality, by_source)
+
+
 def _counts(training: TrainingSet) -> dict[str, int]:
     return dict(sorted(training.counts.items()))
 
@@ -121,48 +157,56 @@ def run_counts(as_json: bool) -> int:
     return EXIT_OK
 
 
-def run_train(url: str, out: Path, cache_dir: Path, as_json: bool) -> int:
-    started = time.perf_counter()
+class CandidatesUnavailable(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class Prepared:
+    training: TrainingSet
+    stats: RelevanceStats
+    lists: list[CandidateList]
+    generation: str
+
+
+def prepare(url: str, cache_dir: Path) -> Prepared:
+    """The training data, the statistics and every example's labelled candidate list (searched
+    through the index service at ``url``, or read from the cache)."""
     corpus, training = _load(True)
     scope = index_scope_from_env()
-    vector_config = vector_config_from_env()
     items = list(corpus.index_items(scope))
     texts = {item.id: item.text for item in items}
-    generation = corpus.generation(vector_config, scope)
+    generation = items_generation(items, vector_config_from_env())
     stats = RelevanceStats.build(corpus, (item.text for item in items if item.chunk is not None))
     retriever = HttpRetriever(url, timeout_s=60.0)
     try:
         live = retriever.index_generation()
     except Exception as exc:
-        print(f"error: the index service at {url} cannot be reached ({exc}): start it with `make up`", file=sys.stderr)
-        return EXIT_FAILED
+        raise CandidatesUnavailable(
+            f"the index service at {url} cannot be reached ({exc}): start it with `make up`"
+        ) from exc
     if live != generation:
-        print(
-            f"error: the index at {url} holds generation {live[:12]}, the corpus here is {generation[:12]}: "
-            "rebuild the index (`python -m asat_ingest build`) and restart it",
-            file=sys.stderr,
+        raise CandidatesUnavailable(
+            f"the index at {url} holds generation {live[:12]}, the corpus here is {generation[:12]}: "
+            "rebuild the index (`python -m asat_ingest build`) and restart it"
         )
-        return EXIT_FAILED
     cache = cache_dir / "candidates.jsonl"
     lists = list(harvest(training.examples, retriever, cache, texts, generation, stderr_progress("search")))
+    return Prepared(training, stats, lists, generation)
+
+
+def run_train(url: str, out: Path, cache_dir: Path, as_json: bool) -> int:
+    started = time.perf_counter()
+    try:
+        prepared = prepare(url, cache_dir)
+    except CandidatesUnavailable as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    training, stats, lists, generation = prepared.training, prepared.stats, prepared.lists, prepared.generation
     searched = time.perf_counter() - started
-    by_split = {s: [cl for cl in lists if cl.example.split == s] for s in ("train", "dev", "test")}
-    sys.stderr.write("[relevance] training\n")
-    tr, dv = _matrix(by_split["train"], stats), _matrix(by_split["dev"], stats)
-    trained = train_booster(tr[0], tr[1], tr[2], tr[3], dv[0], dv[1], dv[2])
-    rounds = max(int(trained.best_iteration or trained.current_iteration()), 1)
-    calibration = _calibrate(LtrModel(trained, Calibration(1.0, 0.0)), by_split["dev"], stats)
-    held_out = LtrModel(trained, calibration)
-    test_quality = {name: q.as_dict() for name, q in compare(by_split["test"], stats, held_out).items()}
-    by_source = {
-        source: {
-            name: q.as_dict()
-            for name, q in compare(
-                [cl for cl in by_split["test"] if cl.example.source == source], stats, held_out
-            ).items()
-        }
-        for source in ("aid", "heading", "dictionary")
-    }
+    by_split = split_lists(lists)
+    measured = measure(by_split, stats)
+    rounds, test_quality, by_source = measured.rounds, measured.test_quality, measured.by_source
     sys.stderr.write("[relevance] fitting the shipped model (train + test slices)\n")
     final_lists = by_split["train"] + by_split["test"]
     fm = _matrix(final_lists, stats)
