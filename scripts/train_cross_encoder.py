@@ -31,6 +31,7 @@ from typing import Any
 
 from asat_research.relevance.candidates import CandidateList
 from asat_research.relevance.onnx_cross_encoder import OnnxCrossEncoder
+from asat_research.relevance.onnx_export import export_onnx
 from asat_research.relevance.ranking_metrics import ranked_sections, ranking_quality
 from asat_research.relevance.train_cli import CandidatesUnavailable, prepare, split_lists
 
@@ -92,31 +93,6 @@ def evaluate(encoder: OnnxCrossEncoder, lists: Sequence[CandidateList]) -> dict[
         "first stage (fused order)": ranking_quality(rankings_first, wanted).as_dict(),
         "cross-encoder int8": ranking_quality(rankings_ce, wanted).as_dict(),
     }
-
-
-def export_onnx(model: Any, tokenizer: Any, out: Path) -> None:
-    import torch
-    from onnxruntime.quantization import QuantType, quantize_dynamic
-
-    model.eval()
-    sample = tokenizer(["a question"], ["a passage of law"], return_tensors="pt")
-    names = ["input_ids", "attention_mask", "token_type_ids"]
-    inputs = tuple(sample[n] for n in names)
-    axes = {n: {0: "batch", 1: "tokens"} for n in names}
-    with tempfile.TemporaryDirectory() as tmp:
-        fp32 = Path(tmp) / "model-fp32.onnx"
-        torch.onnx.export(
-            model,
-            inputs,
-            str(fp32),
-            input_names=names,
-            output_names=["logits"],
-            dynamic_axes={**axes, "logits": {0: "batch"}},
-            opset_version=17,
-            dynamo=False,
-        )
-        quantize_dynamic(str(fp32), str(out / "model.onnx"), weight_type=QuantType.QInt8)
-    tokenizer.backend_tokenizer.save(str(out / "tokenizer.json"))
 
 
 def main() -> int:
