@@ -25,6 +25,7 @@ class ParentContext:
     chunks: tuple[Chunk, ...]  # document order
     scoring_chunk_ids: tuple[str, ...]  # best first
     payload: dict[str, object]  # payload of the best hit
+    chunk_scores: tuple[tuple[str, float], ...] = ()  # (chunk id, rerank score) of each scoring chunk
 
 
 def merge_parents(
@@ -61,6 +62,7 @@ def merge_parents(
                 chunks=tuple(children[i] for i in sorted(set(chosen))),
                 scoring_chunk_ids=tuple(scoring),
                 payload=dict(scored[0][1].payload),
+                chunk_scores=tuple((hit.chunk_id, score) for score, hit in scored),
             )
         )
     parents.sort(key=lambda p: (-p.score, p.source_id))

@@ -206,6 +206,7 @@ class ResearchPipeline:
             if doc is None:
                 continue
             order = {cid: i for i, cid in enumerate(parent.scoring_chunk_ids)}
+            relevance = dict(parent.chunk_scores)
             chunks = sorted(parent.chunks, key=lambda c: (order.get(c.id, len(order)), c.start))
             # Each section offers the same number of whole chunks (subsections), its scoring
             # chunks first, so one long section cannot crowd the others out and nothing quoted
@@ -215,7 +216,16 @@ class ResearchPipeline:
                 label = f"{doc.title}{where} [{_interval(doc.valid_from, doc.valid_to)}]"
                 for span in chunk.spans:
                     key = f"S{len(spans) + 1}"
-                    spans.append(NumberedSpan(key, span.id, parent.source_id, label, doc.text[span.start : span.end]))
+                    spans.append(
+                        NumberedSpan(
+                            key,
+                            span.id,
+                            parent.source_id,
+                            label,
+                            doc.text[span.start : span.end],
+                            relevance.get(chunk.id),
+                        )
+                    )
         return _Shown(spans, {s.key: s for s in spans}, list(parents))
 
     def _citation(self, span: NumberedSpan) -> Citation:

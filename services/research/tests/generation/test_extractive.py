@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from dataclasses import replace
+
 from asat_research.generation.extractive import QUOTES_PER_CLAIM, ExtractiveGenerator
 from asat_research.generation.port import NumberedSpan
 
@@ -113,3 +115,11 @@ def test_a_long_subsection_is_quoted_in_claims_the_verifier_accepts() -> None:
         29 - 2 * QUOTES_PER_CLAIM,
     ]
     assert [k for c in generation.claims for k in c.span_keys] == [s.key for s in spans]
+
+
+def test_the_subsection_the_reranker_scored_highest_is_quoted_before_word_overlap() -> None:
+    question = "Is a business I carry on a small business entity for the current income year?"
+    assert ExtractiveGenerator(max_subsections=1).select(question, SPANS).keys == ("S1",)  # most question words
+    relevance = {"S1": 0.1, "S3": 0.9}
+    scored = [replace(s, relevance=relevance.get(s.key)) for s in SPANS]
+    assert ExtractiveGenerator(max_subsections=1).select(question, scored).keys == ("S3",)

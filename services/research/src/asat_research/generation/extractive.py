@@ -1,8 +1,9 @@
 """The extractive generator: no model. It quotes the most relevant subsections; it does not conclude.
 
-Pass 1 scores every offered span by the share of the question's content words it contains, plus
-a prior for the order it was offered in (retrieval rank), plus a bonus when the question asks
-for an amount, rate or date and the span states one. It keeps the subsection (the chunk) of the
+Pass 1 scores every offered span by the reranker's score for its subsection (where it scored
+one), plus the share of the question's content words it contains, plus a prior for the order it
+was offered in (retrieval rank), plus a bonus when the question asks for an amount, rate or date
+and the span states one. It keeps the subsection (the chunk) of the
 best span of each of the first three sections offered, so every strongly retrieved provision is
 quoted, then the subsections of the best remaining spans, up to ``MAX_SUBSECTIONS``. A
 subsection is quoted whole, so a lead-in ("The amount of the producer offset is:") comes with the
@@ -35,6 +36,9 @@ QUOTES_PER_CLAIM = 12  # the verifier takes at most 20 quotes a claim
 MIN_CHARS = 25
 MIN_WORDS = 4
 ANSWER_TYPE_BONUS = 0.3
+# The reranker's score for the span's subsection (a probability for the domain ranker): the
+# subsection the ranker reads as answering the question is quoted first.
+RELEVANCE_WEIGHT = 1.0
 
 
 def _answer_type_bonus(question: str, text: str) -> float:
@@ -68,7 +72,8 @@ class ExtractiveGenerator:
             overlap = len(wanted & content_words(span.text)) / len(wanted) if wanted else 0.0
             prior = 1.0 / (1.0 + rank / 8.0)
             bonus = _answer_type_bonus(question, span.text)
-            scored.append((-(overlap + 0.25 * prior + bonus), rank, span.key))
+            relevance = RELEVANCE_WEIGHT * (span.relevance or 0.0)
+            scored.append((-(overlap + 0.25 * prior + bonus + relevance), rank, span.key))
         scored.sort()
         # The subsection of the best span of each of the first few sections offered (retrieval
         # order), so the answer quotes every strongly retrieved provision, then the subsections

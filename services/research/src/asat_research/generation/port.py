@@ -25,6 +25,7 @@ class NumberedSpan:
     source_id: str  # provision version id or ruling id
     label: str  # "ITAA 1997 s 328-110(1) [in force 2012-04-15 to 2016-06-30, C2015C00285]"
     text: str
+    relevance: float | None = None  # the reranker's score for the span's chunk, where it scored one
 
 
 @dataclass(frozen=True)
