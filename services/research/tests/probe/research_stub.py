@@ -1,9 +1,10 @@
 """A stub research service for the ``ask`` tests: ``POST /v1/research`` over real HTTP.
 
-It answers with one recorded reply (``recorded/<name>.json``, produced by the API's own
-``outcome_json``; ``test_ask`` checks they still are exactly what it produces) or a scripted
-error, and validates each request with the API's own ``ResearchRequest``, answering 422 in the
-API's error shape as the real service does.
+It answers with one recorded outcome (``recorded/<name>.json``, produced by the API's own
+``outcome_json``; ``test_ask`` checks they still are exactly what it produces), rendered by the
+same ``JSONResponse`` the API returns it with, or with a scripted error; and it validates each
+request with the API's own ``ResearchRequest``, answering 422 in the API's error shape as the
+real service does.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 
 from asat_research.api import ResearchRequest
@@ -22,13 +24,14 @@ from asat_research.api import ResearchRequest
 RECORDED = Path(__file__).resolve().parent / "recorded"
 
 
-def recorded_text(name: str) -> str:
-    return (RECORDED / f"{name}.json").read_text(encoding="utf-8")
-
-
 def recorded(name: str) -> dict[str, Any]:
-    body: dict[str, Any] = json.loads(recorded_text(name))
+    body: dict[str, Any] = json.loads((RECORDED / f"{name}.json").read_text(encoding="utf-8"))
     return body
+
+
+def as_sent(body: dict[str, Any]) -> str:
+    """The body exactly as the API's ``JSONResponse`` puts it on the wire."""
+    return bytes(JSONResponse(body).body).decode("utf-8")
 
 
 @dataclass
@@ -65,16 +68,21 @@ class ResearchStub:
         threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
         return self
 
+    def reset(self) -> None:
+        self.status, self.body = 200, ""
+        self.requests.clear()
+        self.paths.clear()
+
     def stop(self) -> None:
         if self._httpd is not None:
             self._httpd.shutdown()
             self._httpd.server_close()
 
     def answer_with(self, name: str) -> None:
-        self.status, self.body = 200, recorded_text(name)
+        self.status, self.body = 200, as_sent(recorded(name))
 
-    def fail_with(self, status: int, body: dict[str, Any]) -> None:
-        self.status, self.body = status, json.dumps(body)
+    def reply_with(self, status: int, body: dict[str, Any]) -> None:
+        self.status, self.body = status, as_sent(body)
 
     def _reply(self, path: str, raw: dict[str, Any]) -> tuple[int, str]:
         if path != "/v1/research":
