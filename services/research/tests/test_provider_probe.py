@@ -285,7 +285,7 @@ def test_a_provider_that_times_out_is_unreachable(capsys: pytest.CaptureFixture[
     }
     reachable = _check(report, "reachable")
     assert reachable["data"]["failure"] == "timed_out"
-    assert reachable["detail"].startswith("no answer after 0.")
+    assert reachable["detail"].startswith("no answer within 0.")
     assert "ASAT_GENERATION_BASE_URL" in reachable["detail"]
     assert report["summary"] == "not usable as configured (exit 2): fix what the reachable line says."
 
@@ -329,7 +329,7 @@ def test_the_extractive_default_has_nothing_to_probe(capsys: pytest.CaptureFixtu
     assert code == 0
     assert (report["verdict"], report["checks"], report["provider"]) == ("nothing_to_probe", [], "extractive")
     assert main([], env) == 0
-    assert capsys.readouterr().out.startswith("result    ASAT_GENERATION_PROVIDER is extractive (the default)")
+    assert capsys.readouterr().out.startswith("result     ASAT_GENERATION_PROVIDER is extractive (the default)")
 
 
 @pytest.mark.parametrize(

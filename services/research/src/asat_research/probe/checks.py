@@ -101,7 +101,7 @@ def reachable_check(first: Attempt[Selection]) -> CheckResult:
         return CheckResult("reachable", Status.PASS, f"answered in {first.ms:.0f} ms (the reply is judged below)", data)
     if failure is Failure.TIMED_OUT:
         detail = (
-            f"no answer after {first.ms / 1000:.1f} s: {first.error} (a cold local model may need --timeout raised)"
+            f"no answer within {first.ms / 1000:.1f} s (--timeout; a cold local model may need more): {first.error}"
         )
     elif failure is Failure.UNREACHABLE:
         detail = f"not reachable: {first.error}"
@@ -136,7 +136,6 @@ def enum_check(unoffered: Attempt[Selection], offered: Attempt[Selection]) -> Ch
         "offered_key": OFFERED_KEY,
         "offered_reply": _reply(offered),
     }
-    shown = ", ".join(offered_keys())
     for tried in (unoffered, offered):
         if tried.error is not None and no_answer(classify(tried.error)):
             return CheckResult("enum", Status.FAIL, f"could not ask the key questions: {tried.error}", data)
@@ -145,7 +144,7 @@ def enum_check(unoffered: Attempt[Selection], offered: Attempt[Selection]) -> Ch
         findings.append(
             (
                 Status.WEAK,
-                f"asked for {UNOFFERED_KEY}, never offered (offered {shown}): the reply broke the schema "
+                f"asked for {UNOFFERED_KEY}, never offered: the reply broke the schema "
                 f"({_reason(unoffered.error)}), so the key enum is not enforced",
             )
         )

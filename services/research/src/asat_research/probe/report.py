@@ -6,7 +6,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from asat_research.probe.checks import ENUM_CONSEQUENCE, CheckResult, Status
+from asat_research.probe.checks import CHECKS, ENUM_CONSEQUENCE, CheckResult, Status
 
 EXIT_OK = 0  # every check passed, or the extractive default: nothing to probe
 EXIT_WEAK = 1  # usable but weak: the enum is not enforced, the seed not honoured, the round trip empty
@@ -71,7 +71,7 @@ class ProbeReport:
 
 def render_text(report: ProbeReport) -> str:
     lines: list[str] = []
-    width = max([len("provider"), *(len(check.name) for check in report.checks)])
+    width = max(len(name) for name in ("provider", *CHECKS))
     if report.provider != "extractive" or report.problem:
         where = f" at {report.endpoint}" if report.endpoint else ""
         model = f", model {report.model}" if report.model else ""
