@@ -200,6 +200,13 @@ def test_a_service_that_is_not_running_exits_2_saying_how_to_start_it(
     assert "ASAT_RESEARCH_URL" in err
 
 
+@pytest.mark.parametrize("url", ["ftp://127.0.0.1:8730", "http://"])
+def test_a_url_that_is_not_an_http_service_exits_2(capsys: pytest.CaptureFixture[str], url: str) -> None:
+    code, out, err = _ask(capsys, QUESTION, "--url", url)
+    assert (code, out) == (2, "")
+    assert err.startswith(f"error: could not reach the research service at {url} (")
+
+
 def test_a_service_that_does_not_answer_in_time_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     silent = SilentServer().start()
     try:
@@ -240,7 +247,13 @@ def test_a_bad_question_or_date_exits_2_before_asking(
 
 
 @pytest.mark.parametrize(
-    "argv", [[QUESTION, "--income-year", "2015", "--as-of", "2015-03-01"], [], [QUESTION, "--income-year", "x"]]
+    "argv",
+    [
+        [QUESTION, "--income-year", "2015", "--as-of", "2015-03-01"],
+        [],
+        [QUESTION, "--income-year", "x"],
+        [QUESTION, "--timeout", "0"],
+    ],
 )
 def test_bad_arguments_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
     with pytest.raises(SystemExit) as exited:

@@ -116,7 +116,7 @@ def post(url: str, request: ResearchRequest, timeout: float) -> httpx.Response:
             f"the research service at {url} did not answer within {timeout:g} s; check it with `make status`, "
             "or allow longer with --timeout"
         ) from None
-    except httpx.HTTPError as exc:
+    except (httpx.HTTPError, httpx.InvalidURL) as exc:
         raise AskError(
             f"could not reach the research service at {url} ({exc or type(exc).__name__}); {START_HINT}, or "
             f"point --url or {URL_ENV} at a running service"
@@ -250,6 +250,16 @@ def _interval(item: CitationOut | ReadingOut) -> str:
     return f"in force {start} to {last}"
 
 
+def _seconds(raw: str) -> float:
+    try:
+        value = float(raw)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{raw!r} is not a number of seconds") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{raw} is not a positive number of seconds")
+    return value
+
+
 def parser(env: Mapping[str, str]) -> argparse.ArgumentParser:
     result = argparse.ArgumentParser(
         prog="python -m asat_research.ask",
@@ -268,7 +278,7 @@ def parser(env: Mapping[str, str]) -> argparse.ArgumentParser:
         help=f"the research service (default ${URL_ENV}, else {DEFAULT_URL})",
     )
     result.add_argument(
-        "--timeout", type=float, default=DEFAULT_TIMEOUT_S, metavar="SECONDS", help="default %(default)g"
+        "--timeout", type=_seconds, default=DEFAULT_TIMEOUT_S, metavar="SECONDS", help="default %(default)g"
     )
     return result
 
