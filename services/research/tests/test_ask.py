@@ -325,3 +325,35 @@ def test_the_module_runs_as_a_command(research: ResearchStub, name: str, exit_co
     )
     assert ran.returncode == exit_code, ran.stderr
     assert ran.stdout.startswith(first)
+
+
+def test_a_rejected_premise_and_an_unauthorised_or_ruling_source_are_said_so(
+    research: ResearchStub, capsys: pytest.CaptureFixture[str]
+) -> None:
+    body = recorded("answered_model")
+    ruling = body["claims"][1]["citations"][0] | {
+        "kind": "ruling",
+        "title": "TR 2019/1 Income tax: when does a company carry on a business?",
+        "act": None,
+        "provision": None,
+        "register_ids": [],
+        "valid_from": "2019-03-20",
+        "valid_to": None,
+        "status": "withdrawn",
+    }
+    body["claims"][0]["citations"][0]["authorised"] = False
+    body["claims"][1]["citations"] = [ruling]
+    research.reply_with(200, body | {"premise_rejected": True, "dropped_claims": 2})
+    code, out, _ = _ask(capsys, QUESTION, "--url", research.url)
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[2] == "The question's premise does not match the law in force; the claims below say what it is."
+    assert lines[6] == (
+        "   ITAA 1997 s 328-110 Meaning of small business entity [act itaa1997, s 328-110, register id C2015C00285, "
+        "in force 2014-07-01 to 2016-06-30, third-party conversion, not an authorised version]"
+    )
+    assert lines[10] == (
+        "   TR 2019/1 Income tax: when does a company carry on a business? [ruling, no register id, in force from "
+        "2019-03-20, still in force, withdrawn]"
+    )
+    assert "2 further claims were dropped: the quote did not verify." in lines
