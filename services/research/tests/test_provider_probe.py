@@ -408,3 +408,44 @@ def test_the_module_runs_as_a_command() -> None:
     )
     assert ran.returncode == 2, ran.stderr
     assert json.loads(ran.stdout)["verdict"] == "misconfigured"
+
+
+@pytest.mark.parametrize("adapter", ADAPTERS)
+def test_a_round_trip_that_selects_nothing_is_weak(
+    stub: StubServer, capsys: pytest.CaptureFixture[str], adapter: str
+) -> None:
+    stub.script(round_trip_select(adapter, {"span_keys": []}), unoffered_select(adapter), offered_select(adapter))
+    code, report = _probe(capsys, probe_env(adapter, stub.url))
+    assert code == 1
+    assert _statuses(report) == {
+        "reachable": "pass",
+        "model": "pass",
+        "enum": "pass",
+        "seed": "skipped",
+        "two_pass": "weak",
+    }
+    assert _check(report, "two_pass")["detail"] == (
+        "pass 1 selected none of S1, S2, S3, though S3 answers the question: expect more abstentions"
+    )
+    assert report["summary"] == "usable but weak (exit 1): two_pass. Expect more abstentions."
+
+
+@pytest.mark.parametrize("adapter", ADAPTERS)
+def test_a_round_trip_that_writes_no_claim_is_weak(
+    stub: StubServer, capsys: pytest.CaptureFixture[str], adapter: str
+) -> None:
+    nothing = {"claims": [], "premise_rejected": False}
+    repeats = 2 if adapter in SEEDED else 1
+    stub.script(
+        round_trip_select(adapter),
+        unoffered_select(adapter),
+        offered_select(adapter),
+        *[write(adapter, nothing) for _ in range(repeats)],
+    )
+    code, report = _probe(capsys, probe_env(adapter, stub.url))
+    assert code == 1
+    assert _statuses(report)["two_pass"] == "weak"
+    assert (
+        _check(report, "two_pass")["detail"] == "pass 1 selected S3, S1; pass 2 wrote no claim: expect more abstentions"
+    )
+    assert _check(report, "two_pass")["data"] == {"selected": ["S3", "S1"], "claims": []}
