@@ -44,7 +44,7 @@ from asat_corpus.ruling import Ruling
 from asat_corpus.ruling_validity import RulingValidity, ruling_validity
 from asat_corpus.sources import Sources, load_sources
 from asat_corpus.vector_config import VectorConfig
-from asat_corpus.versioning import EMPTY_HISTORY, ActHistory, Observation, build_timeline
+from asat_corpus.versioning import ALL_RULES, EMPTY_HISTORY, ActHistory, DatingRules, Observation, build_timeline
 
 SectionParser = Callable[[Compilation, Path, ParseReport], list[ParsedProvision]]
 
@@ -236,8 +236,13 @@ def _latest_endnotes(results: Iterable[CompilationResult], act: str) -> Endnotes
     return max(with_notes, key=lambda r: r.compilation.compilation_date or date.min).endnotes
 
 
-def date_provisions(results: tuple[CompilationResult, ...], horizon: int) -> dict[tuple[str, str], ProvisionTimeline]:
-    """Group observations per provision and date them (pure over the parse results)."""
+def date_provisions(
+    results: tuple[CompilationResult, ...], horizon: int, rules: DatingRules = ALL_RULES
+) -> dict[tuple[str, str], ProvisionTimeline]:
+    """Group observations per provision and date them (pure over the parse results).
+
+    ``rules`` selects issue 24's dating rules (all by default; ``audit-dates`` turns them off to
+    show what they changed)."""
     observations: dict[tuple[str, str], list[Observation]] = defaultdict(list)
     for result in results:
         if result.compilation.compilation_date is None:
@@ -257,7 +262,9 @@ def date_provisions(results: tuple[CompilationResult, ...], horizon: int) -> dic
         compilations_by_act[result.compilation.act].append(result.compilation)
     current_since = income_year_start(horizon - 1)
     return {
-        key: build_timeline(key[0], key[1], obs, compilations_by_act[key[0]], histories[key[0]], horizon, current_since)
+        key: build_timeline(
+            key[0], key[1], obs, compilations_by_act[key[0]], histories[key[0]], horizon, current_since, rules
+        )
         for key, obs in sorted(observations.items())
     }
 
