@@ -155,9 +155,7 @@ def _in_order(tokens: list[str], bag: Counter[str], limit: int = 40) -> tuple[st
     return tuple(out)
 
 
-def judge_pair(
-    earlier: str, later: str, earlier_authorised: bool, later_authorised: bool
-) -> PairJudgement:
+def judge_pair(earlier: str, later: str, earlier_authorised: bool, later_authorised: bool) -> PairJudgement:
     """Whether ``earlier`` and ``later`` are one text up to conversion defects (see module doc)."""
     early_words = words(earlier) if earlier_authorised else conversion_words(earlier, later)
     late_words = words(later) if later_authorised else conversion_words(later, earlier)

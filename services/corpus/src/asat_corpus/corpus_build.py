@@ -36,6 +36,7 @@ from asat_corpus.index_scope import IndexScope, RulingScope
 from asat_corpus.parse_report import CorpusFileError, ParseReport
 from asat_corpus.parsers.animus_markdown import parse_animus_markdown
 from asat_corpus.parsers.ato_ruling import parse_rulings
+from asat_corpus.parsers.commencement import parse_commencement
 from asat_corpus.parsers.endnotes_reader import parse_endnotes
 from asat_corpus.parsers.gitlaw_markdown import parse_gitlaw_markdown
 from asat_corpus.parsers.register_layout import parse_register_layout
@@ -208,9 +209,17 @@ def _parse_compilation(compilation: Compilation, corpus_dir: Path) -> Compilatio
     return CompilationResult(compilation, provisions, report, endnotes, endnotes_report)
 
 
-def _history(endnotes: Endnotes | None) -> ActHistory:
+def _history(endnotes: Endnotes | None, rules: DatingRules = ALL_RULES) -> ActHistory:
     if endnotes is None:
         return EMPTY_HISTORY
+    if not rules.narrow_commencements:  # as before issue 24: a "retrospectively changed" note is unread
+        endnotes = replace(
+            endnotes,
+            acts=tuple(
+                replace(a, commencement=parse_commencement(a.commencement.text, a.assent, read_changed_notes=False))
+                for a in endnotes.acts
+            ),
+        )
     by_provision: dict[str, list[Any]] = defaultdict(list)
     for entry in endnotes.entries:
         if entry.provision is not None:
@@ -256,7 +265,7 @@ def date_provisions(
                 continue
             seen.add(provision.number)
             observations[(provision.act, provision.number)].append(Observation(provision, result.compilation))
-    histories = {act: _history(_latest_endnotes(results, act)) for act in {r.compilation.act for r in results}}
+    histories = {act: _history(_latest_endnotes(results, act), rules) for act in {r.compilation.act for r in results}}
     compilations_by_act: dict[str, list[Compilation]] = defaultdict(list)
     for result in results:
         compilations_by_act[result.compilation.act].append(result.compilation)

@@ -123,6 +123,16 @@ class VersionGap:
     end: date  # exclusive
     acts: tuple[ActRef, ...]
     reason: str
+    # Where one amending Act changed the text once between two held texts and only its
+    # commencement is uncertain, the text on each day of the gap is one of these two versions
+    # (earlier id, later id): servable with a caveat naming ``acts`` and ``candidates``.
+    between: tuple[str, str] | None = None
+    candidates: tuple[date, ...] = ()
+    retrospective: bool = False
+
+    @property
+    def one_of_two_held_texts(self) -> bool:
+        return self.between is not None
 
 
 @dataclass(frozen=True)

@@ -54,6 +54,11 @@ from asat_corpus.provision import (
 )
 
 ONE_DAY = timedelta(days=1)
+# Why a gap exists (``VersionGap.reason``).
+REASON_AMENDED_BEFORE_EARLIEST = "amended before the earliest compilation held; the earlier text is not held"
+REASON_AMENDED_MORE_THAN_ONCE = "amended more than once between held compilations; the text in between is not held"
+REASON_COMMENCEMENT_UNCERTAIN = "commencement of the amending Act uncertain; the text on these days is not certain"
+REASON_NO_AMENDMENT_RECORDED = "texts differ but the amendment history records no amendment between them"
 TEXT_CHANGING = frozenset({AmendmentKind.ADDED, AmendmentKind.AMENDED, AmendmentKind.REPEALED_AND_SUBSTITUTED})
 
 
@@ -195,7 +200,11 @@ def _start_bound(
     latest = max(candidates)
     shown = tuple(candidates)
     retro = narrowed.retrospective
-    if narrowed.confident and len(set(candidates)) == 1 and (len(set(act.commencement.dates)) == 1 or narrowed.excluded):
+    if (
+        narrowed.confident
+        and len(set(candidates)) == 1
+        and (len(set(act.commencement.dates)) == 1 or narrowed.excluded)
+    ):
         return Bound(
             latest, BoundMethod.AMENDMENT_COMMENCEMENT, (ref,), _narrowed_detail(act, narrowed), None, shown, retro
         )
@@ -220,9 +229,7 @@ def _start_bound(
     )
 
 
-def _end_bound(
-    history: ActHistory, ref: ActRef, held_on: date, narrowed: NarrowedCommencement | None = None
-) -> Bound:
+def _end_bound(history: ActHistory, ref: ActRef, held_on: date, narrowed: NarrowedCommencement | None = None) -> Bound:
     """The first day text changed by ``ref`` may no longer be in force (earliest commencement)."""
     fallback = held_on + ONE_DAY
     act = history.acts.get(ref)
@@ -244,7 +251,9 @@ def _end_bound(
             retro,
         )
     if len(set(dates)) == 1:
-        return Bound(earliest, BoundMethod.AMENDMENT_COMMENCEMENT, (ref,), _narrowed_detail(act, narrowed), None, dates, retro)
+        return Bound(
+            earliest, BoundMethod.AMENDMENT_COMMENCEMENT, (ref,), _narrowed_detail(act, narrowed), None, dates, retro
+        )
     return Bound(
         earliest, BoundMethod.COMMENCEMENT_SHRUNK, (ref,), _narrowed_detail(act, narrowed), max(dates), dates, retro
     )
@@ -273,7 +282,9 @@ def _merge_quiet(
     for run in runs:
         if merged:
             previous = merged[-1]
-            quiet = not _changes_between(history, entries, previous.last.compilation, run.first.compilation, rules)
+            # Judged before any Act straddling the earlier compilation is taken to explain a
+            # difference: texts that are the same law were not changed by it.
+            quiet = not _changes_between(history, entries, previous.last.compilation, run.first.compilation)
             a, b = previous.canonical, run.canonical
             lossy = (not a.compilation.authorised and is_lossy_copy(a.provision.text, b.provision.text)) or (
                 not b.compilation.authorised and is_lossy_copy(b.provision.text, a.provision.text)
@@ -411,7 +422,7 @@ def build_timeline(
                             start.day,
                             from_bound.day or run.first.day,
                             tuple(dict.fromkeys(e.act for e in changes)),
-                            "amended before the earliest compilation held; the earlier text is not held",
+                            REASON_AMENDED_BEFORE_EARLIEST,
                         )
                     )
             elif start is not None and start.day is not None and start.day <= run.first.day:
@@ -425,17 +436,17 @@ def build_timeline(
                 )
         else:
             previous = runs[index - 1]
-            earlier, later = previous.last.compilation, run.first.compilation
-            changes = _changes_between(history, entries, earlier, later, rules)
+            held_before, held_after = previous.last.compilation, run.first.compilation
+            changes = _changes_between(history, entries, held_before, held_after, rules)
             changes_after.append(changes)
             if changes:
-                first_narrowed = _narrowing(history, changes[0].act, earlier, later, rules)
-                last_narrowed = _narrowing(history, changes[-1].act, earlier, later, rules)
+                first_narrowed = _narrowing(history, changes[0].act, held_before, held_after, rules)
+                last_narrowed = _narrowing(history, changes[-1].act, held_before, held_after, rules)
                 end = _end_bound(history, changes[0].act, previous.last.day, first_narrowed)
                 from_bound = _start_bound(history, changes[-1].act, run.first.day, last_narrowed)
-                reason = "amended more than once between held compilations; the text in between is not held"
+                reason = REASON_AMENDED_MORE_THAN_ONCE
                 if len(changes) == 1:
-                    reason = "commencement of the amending Act uncertain; the text on these days is not certain"
+                    reason = REASON_COMMENCEMENT_UNCERTAIN
             else:
                 end = Bound(
                     previous.last.day + ONE_DAY,
@@ -449,7 +460,7 @@ def build_timeline(
                     (),
                     f"text differs from {previous.last.compilation.register_id} but no amendment is recorded",
                 )
-                reason = "texts differ but the amendment history records no amendment between them"
+                reason = REASON_NO_AMENDMENT_RECORDED
                 notes.append(
                     f"{previous.last.compilation.register_id} -> {run.first.compilation.register_id}: {reason}"
                 )
@@ -462,8 +473,22 @@ def build_timeline(
             )
             bounds[-1] = (bounds[-1][0], end)
             if start_day > end_day:
+                acts = tuple(dict.fromkeys(e.act for e in changes))
+                between: tuple[str, str] | None = None
+                if rules.narrow_commencements and len(changes) == 1:
+                    between = (_version_id(act, number, previous), _version_id(act, number, run))
                 gaps.append(
-                    VersionGap(act, number, end_day, start_day, tuple(dict.fromkeys(e.act for e in changes)), reason)
+                    VersionGap(
+                        act,
+                        number,
+                        end_day,
+                        start_day,
+                        acts,
+                        reason,
+                        between,
+                        tuple(sorted(set(end.candidates) | set(from_bound.candidates))),
+                        end.retrospective or from_bound.retrospective,
+                    )
                 )
         bounds.append((from_bound, Bound(None, BoundMethod.OPEN)))
 
@@ -501,9 +526,11 @@ def build_timeline(
             to_bound = replace(to_bound, day=max(to_bound.day or from_day, from_day))
         bounds[-1] = (bounds[-1][0], to_bound)
 
-    known = [
-        _known_bounds(history, runs, index, changes_after, bounds[index][1], rules) for index in range(len(runs))
-    ]
+    known: list[tuple[Bound, Bound]] = []
+    for index in range(len(runs)):
+        start, end = _known_bounds(history, runs, index, changes_after, bounds[index][1], rules)
+        previous_end = known[-1][1].day if known else None
+        known.append((_known_start(history, start, bounds[index][0], previous_end), end))
     versions = tuple(
         _version(act, number, run, from_bound, to_bound, horizon, known_bounds)
         for run, (from_bound, to_bound), known_bounds in zip(runs, bounds, known, strict=True)
@@ -561,12 +588,45 @@ def _known_bounds(
         method = BoundMethod.AMENDMENT_COMMENCEMENT if earliest == latest else BoundMethod.COMMENCEMENT_SHRUNK
         detail = f"changed by {ref} (assent {act.assent}; commencement {act.commencement.text})"
         return start, Bound(
-            earliest, method, (ref,), detail, latest if latest != earliest else None, narrowed.candidates,
+            earliest,
+            method,
+            (ref,),
+            detail,
+            latest if latest != earliest else None,
+            narrowed.candidates,
             narrowed.retrospective,
         )
     if valid_to.day is None:
         return start, valid_to
     return start, replace(valid_to, day=max(valid_to.day, floor))
+
+
+def _known_start(history: ActHistory, first_held: Bound, valid_from: Bound, previous_end: date | None) -> Bound:
+    """The known-time start, reaching back before the first held compilation to the day the text
+    was made law (the later of its certain commencement and the assent of the Acts behind it), never
+    before the previous text stopped being the text on the books."""
+    if valid_from.method not in (BoundMethod.AMENDMENT_COMMENCEMENT, BoundMethod.ACT_COMMENCEMENT):
+        return first_held
+    if valid_from.day is None or first_held.day is None or valid_from.day >= first_held.day:
+        return first_held
+    assents: list[date] = []
+    for ref in valid_from.acts:
+        original = history.original if history.original is not None and history.original.ref == ref else None
+        act = history.acts.get(ref) or original
+        if act is None or act.assent is None:
+            return first_held
+        assents.append(act.assent)
+    day = max([valid_from.day, *assents])
+    if previous_end is not None:
+        day = max(day, previous_end)
+    if day >= first_held.day:
+        return first_held
+    detail = f"made law on {day} ({valid_from.detail}); first held in {first_held.detail}"
+    return replace(valid_from, day=day, detail=detail)
+
+
+def _version_id(act: str, number: str, run: _Run) -> str:
+    return f"{act}:{number}@{run.first.compilation.register_id}"
 
 
 def _version(
@@ -582,7 +642,7 @@ def _version(
     provision = canonical.provision
     assert from_bound.day is not None
     return ProvisionVersion(
-        id=f"{act}:{number}@{run.first.compilation.register_id}",
+        id=_version_id(act, number, run),
         act=act,
         number=number,
         heading=provision.heading,

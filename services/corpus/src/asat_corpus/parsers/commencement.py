@@ -139,14 +139,19 @@ _CHANGED_NOTE = re.compile(
 )
 
 
-def parse_commencement(text: str, assent: date | None) -> Commencement:
+def parse_commencement(text: str, assent: date | None, read_changed_notes: bool = True) -> Commencement:
     """Every commencement date ``text`` states, and whether all of it could be read.
 
     ``text`` is the whole cell, wrapped lines already joined with spaces. ``Royal Assent``
     forms resolve against ``assent``; with no assent date they make the result not confident.
+    ``read_changed_notes=False`` reads a "was retrospectively changed" note as unreadable words, as
+    before issue 24 (for ``audit-dates``' "before").
     """
     joined = " ".join(text.split())
-    outside, balanced = _without_parentheses(_CHANGED_NOTE.sub(r" \1 ", _NO_EFFECT.sub(" ", joined)))
+    readable = _NO_EFFECT.sub(" ", joined)
+    if read_changed_notes:
+        readable = _CHANGED_NOTE.sub(r" \1 ", readable)
+    outside, balanced = _without_parentheses(readable)
     found: list[tuple[int, date]] = []
     confident = balanced and bool(joined)
 
