@@ -126,3 +126,14 @@ def test_a_figure_or_negation_only_the_conversion_holds_never_merges(tokens: lis
         return
     judgement = judge_pair(f"{authorised} {extra}", authorised, False, True)
     assert not judgement.merges
+
+
+def test_words_split_into_several_pieces_are_rejoined() -> None:
+    vocabulary = frozenset({"were", "the", "bonus", "equities", "partly", "paid"})
+    assert rejoin_split(["w", "ere", "th", "e", "p", "artly", "p", "aid"], vocabulary) == [
+        "were",
+        "the",
+        "partly",
+        "paid",
+    ]
+    assert rejoin_split(["eq", "u", "ities"], vocabulary) == ["equities"]

@@ -36,6 +36,9 @@ def _bound_json(bound: Bound) -> dict[str, Any]:
         "method": bound.method.value,
         "acts": [str(a) for a in bound.acts],
         "detail": bound.detail,
+        "widest": bound.widest.isoformat() if bound.widest else None,
+        "candidates": [d.isoformat() for d in bound.candidates],
+        "retrospective": bound.retrospective,
     }
 
 
@@ -54,6 +57,10 @@ def version_json(version: ProvisionVersion, with_text: bool = True) -> dict[str,
         "to_bound": _bound_json(version.to_bound),
         "income_years": list(version.income_years),
         "content_hash": version.content_hash,
+        "known_from": version.known_from.isoformat() if version.known_from else None,
+        "known_to": version.known_to.isoformat() if version.known_to else None,
+        "known_to_bound": _bound_json(version.known_to_bound) if version.known_to_bound else None,
+        "compilation_dates": [d.isoformat() for d in version.compilation_dates],
     }
     if with_text:
         out["text"] = version.text
@@ -66,6 +73,9 @@ def gap_json(gap: VersionGap) -> dict[str, Any]:
         "end": gap.end.isoformat(),
         "acts": [str(a) for a in gap.acts],
         "reason": gap.reason,
+        "between": list(gap.between) if gap.between else None,
+        "candidates": [d.isoformat() for d in gap.candidates],
+        "retrospective": gap.retrospective,
     }
 
 
@@ -233,6 +243,18 @@ def _versions(build: CorpusBuild, act: str, provision: str, as_json: bool) -> in
                     "repealed_by": str(timeline.repealed_by) if timeline.repealed_by else None,
                     "timeline": [{"type": kind, **body} for _, kind, body in events],
                     "notes": list(timeline.notes),
+                    "comparisons": [
+                        {
+                            "earlier": c.earlier_register_id,
+                            "later": c.later_register_id,
+                            "merged": c.merged,
+                            "verdict": c.verdict,
+                            "similarity": c.similarity,
+                            "cause": c.cause,
+                            "diff": list(c.diff),
+                        }
+                        for c in timeline.comparisons
+                    ],
                 },
                 indent=2,
             )
@@ -247,6 +269,11 @@ def _versions(build: CorpusBuild, act: str, provision: str, as_json: bool) -> in
             print(f"  gap     [{body['start']}, {body['end']})  text not held: {', '.join(body['acts'])}")
     for note in timeline.notes:
         print(f"  note: {note}")
+    for c in timeline.comparisons:
+        state = "one version" if c.merged else "kept apart"
+        print(
+            f"  {c.earlier_register_id} -> {c.later_register_id}: {state} ({c.verdict}, similarity {c.similarity:.3f})"
+        )
     return EXIT_OK
 
 

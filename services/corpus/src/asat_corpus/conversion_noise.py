@@ -10,8 +10,8 @@ the third-party conversions (never applied to an authorised text):
 * a dropped ``s 1``: the gitlaw converter writes ``is 1/11`` as ``i/11``, ``is 10%`` as ``i0%``,
   ``exceeds 18`` as ``exceed8`` and ``paragraphs 103A`` as ``paragraph03A``. A letters-then-digits
   token the other text lacks is split back when the repaired words are the other text's;
-* a word split in two (``becau se``, ``n o``, ``y es`` in the 2024 conversion): two adjacent
-  words are joined when the joined word is the other text's and one half is not.
+* a word split apart (``becau se``, ``n o``, ``w ere`` in the 2024 conversion): up to four adjacent
+  pieces are joined when the joined word is the other text's and a piece is not.
 
 Then, with the conversion (the third-party text; of two, the one with fewer words) against the
 reference (the authorised text, or the fuller conversion):
@@ -119,21 +119,22 @@ def repair_glued(text: str, vocabulary: frozenset[str]) -> str:
     return _GLUED.sub(fix, normalise(text).casefold())
 
 
-def rejoin_split(tokens: list[str], vocabulary: frozenset[str]) -> list[str]:
-    """Join adjacent words split by a converter where the joined word is in ``vocabulary``."""
+def rejoin_split(tokens: list[str], vocabulary: frozenset[str], most: int = 4) -> list[str]:
+    """Join up to ``most`` adjacent words split by a converter (``becau se``, ``w ere``, ``n o``)
+    where the joined word is in ``vocabulary`` and a piece of it is not; longest join first."""
     out: list[str] = []
     index = 0
     while index < len(tokens):
-        word = tokens[index]
-        if index + 1 < len(tokens):
-            following = tokens[index + 1]
-            joined = word + following
-            if joined in vocabulary and (word not in vocabulary or following not in vocabulary):
+        for size in range(min(most, len(tokens) - index), 1, -1):
+            pieces = tokens[index : index + size]
+            joined = "".join(pieces)
+            if joined in vocabulary and any(piece not in vocabulary for piece in pieces):
                 out.append(joined)
-                index += 2
-                continue
-        out.append(word)
-        index += 1
+                index += size
+                break
+        else:
+            out.append(tokens[index])
+            index += 1
     return out
 
 

@@ -22,6 +22,21 @@ The rules, each chosen so that an interval is only ever as wide as the evidence 
 * Other texts that differ where the history records no amendment between them are not merged: the
   earlier text ends the day after its compilation date, the later starts on its compilation
   date, and the days between are a gap.
+* Issue 24, item 1 (``DatingRules.merge_conversion_noise``): where no amendment is recorded
+  between two compilations, texts that differ only by conversion defects (a reflowed table, a
+  dropped ``s 1``, a split word, lost material; :mod:`asat_corpus.conversion_noise`) are one
+  version with the authorised text canonical. Every such pair is recorded on the timeline
+  (``ProvisionTimeline.comparisons``) with its verdict, similarity, cause and a short diff.
+* Item 2 (``DatingRules.narrow_commencements``): candidate commencements the compilations rule
+  out are dropped before dating (:mod:`asat_corpus.commencement_evidence`); where no Act is placed
+  between two different texts by its earliest commencement, an Act whose candidates straddle the
+  earlier compilation explains the change. A gap left by one Act changing the text once is
+  between two held texts (``VersionGap.between``): only the day is uncertain.
+* Item 3 (known time): every version also carries ``known_from``/``known_to``, when it was the
+  text on the books: from its first held compilation (or, before it, from the later of its
+  certain commencement and the assent of the Act behind it) until a later compilation shows
+  another text or an amending Act changed it (the later of its assent and commencement). An
+  uncertain bound keeps the certain day, the widest day, the Act and the candidate dates.
 * Before the first held text: the provision starts when the Act that added it (``ad``) or the
   Act itself commenced; amendments reflected in the first held compilation after that start
   mean the earlier text is not held (a gap).
