@@ -117,7 +117,7 @@ def test_labelled_pairs_are_merged_or_kept_apart_as_labelled(whole: CorpusBuild,
 
 
 def test_audit_dates_prints_both_tables_and_meets_the_target(capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["audit-dates", "--json", "--years", "2016-2026", "--kept-apart"])
+    code = main(["audit-dates", "--json", "--years", "2016-2026", "--merges", "--kept-apart"])
     body = json.loads(capsys.readouterr().out)
     before = {row["income_year"]: row for row in body["before"]}
     after = {row["income_year"]: row for row in body["after"]}
@@ -131,4 +131,6 @@ def test_audit_dates_prints_both_tables_and_meets_the_target(capsys: pytest.Capt
         body["item3_known_time"]["servable_on_known_axis_after"] == body["item3_known_time"]["outside_validity_after"]
     )
     assert all(pair["cause"] for pair in body["kept_apart"])
+    assert len(body["merges"]) == body["item1_merges"]["after"]
+    assert all(0 <= pair["similarity"] <= 1 and pair["diff"] for pair in body["merges"])
     assert body["target_met"] and code == 0

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date
 
 from asat_corpus.act import ActRef
-from asat_corpus.provision import Bound, BoundMethod, ProvisionTimeline, ProvisionVersion
-from asat_corpus.resolution import Status, resolve, resolve_as_known, then_stood_caveat
+from asat_corpus.provision import Bound, BoundMethod, ProvisionTimeline, ProvisionVersion, VersionGap
+from asat_corpus.resolution import Status, resolve, resolve_as_known, texts_between, then_stood_caveat
 
 ACT_126 = ActRef(126, 2015)
 
@@ -102,3 +103,11 @@ def test_the_caveat_names_the_act_the_day_and_the_candidates_when_uncertain() ->
     )
     assert "one of 2013-06-29, 2015-07-01" in then_stood_caveat(version)
     assert then_stood_caveat(NEW) == "as it then stood (C2026C00081; 2026-01-01)"
+
+
+def test_texts_between_gives_the_two_held_texts_of_an_uncertain_gap_only() -> None:
+    uncertain = VersionGap("gst1999", "177-10", date(2015, 3, 5), date(2018, 7, 2), (ACT_126,), "r", (OLD.id, NEW.id))
+    not_held = VersionGap("gst1999", "177-10", date(2015, 3, 5), date(2018, 7, 2), (ACT_126,), "r")
+    assert texts_between(TIMELINE, uncertain) == (OLD, NEW)
+    assert texts_between(TIMELINE, not_held) is None
+    assert texts_between(TIMELINE, replace(uncertain, between=(OLD.id, "missing"))) is None

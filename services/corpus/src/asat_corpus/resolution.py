@@ -157,3 +157,15 @@ def resolve_as_known(timeline: ProvisionTimeline, day: date) -> Resolution:
         None,
         f"{label}: no held compilation shows the text on {day}; resolve() gives the law as it now stands for that day",
     )
+
+
+def texts_between(timeline: ProvisionTimeline, gap: VersionGap) -> tuple[ProvisionVersion, ProvisionVersion] | None:
+    """The two held texts one of which applied on each day of ``gap``, when only the day of a single
+    amendment is uncertain (``gap.between``); ``None`` when the text in between is not held."""
+    if gap.between is None:
+        return None
+    by_id = {v.id: v for v in timeline.versions}
+    earlier, later = by_id.get(gap.between[0]), by_id.get(gap.between[1])
+    if earlier is None or later is None:
+        return None
+    return earlier, later
