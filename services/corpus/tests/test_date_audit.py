@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date
 
 import pytest
@@ -74,6 +75,7 @@ def test_audit_counts_merges_kept_apart_and_known_time_pairs() -> None:
     after = {("x", "1"): _timeline("1", comparisons=(merged, apart))}
     result = audit(before, after, (2020,), 2027)
     assert len(result.merges) == 1 and len(result.kept_apart) == 1 and result.kept_apart_before == 1
+    assert result.kept_apart[0].dated_by == ""  # the earlier text ends on its compilation date only
     assert result.known_after.pairs == 2 and result.known_after.outside_validity == 0
     assert result.target_met
 
@@ -83,3 +85,14 @@ def test_parse_years() -> None:
     assert parse_years("2016,2025") == (2016, 2025)
     with pytest.raises(ValueError, match="2016-2026"):
         parse_years("2018-2016")
+
+
+def test_a_pair_kept_apart_but_dated_by_an_act_says_which() -> None:
+    apart = TextComparison("C1", "C2", False, "figures_differ", 0.9, "figures differ")
+    timeline = _timeline("1", comparisons=(apart,))
+    first = replace(
+        timeline.versions[0], to_bound=Bound(date(2017, 1, 1), BoundMethod.AMENDMENT_COMMENCEMENT, (ActRef(39, 2012),))
+    )
+    dated = replace(timeline, versions=(first, timeline.versions[1]))
+    result = audit({("x", "1"): dated}, {("x", "1"): dated}, (2020,), 2027)
+    assert result.kept_apart[0].dated_by == "Act No. 39, 2012 (text changed from 2017-01-01)"

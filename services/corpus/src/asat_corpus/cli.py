@@ -340,6 +340,7 @@ def _pair_json(pair: PairListing) -> dict[str, Any]:
         "similarity": c.similarity,
         "cause": c.cause,
         "diff": list(c.diff),
+        "dated_by": pair.dated_by or None,
     }
 
 
@@ -395,6 +396,8 @@ def _print_pairs(title: str, pairs: Sequence[PairListing]) -> None:
             f"  {pair.act} s {pair.number}  {c.earlier_register_id} -> {c.later_register_id}  "
             f"similarity {c.similarity:.3f}  {c.verdict}: {c.cause}"
         )
+        if pair.dated_by:
+            print(f"      dated by {pair.dated_by}: a part of it commenced after the earlier compilation")
         for line in c.diff[:3]:
             print(f"      {line}")
     print()

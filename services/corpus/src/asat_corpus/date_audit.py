@@ -68,6 +68,17 @@ class PairListing:
     act: str
     number: str
     comparison: TextComparison
+    # For a pair kept apart: the amending Act a part of which, by item 2, changed the text between
+    # the two compilations (the pair is then dated, not a gap); empty when none is known.
+    dated_by: str = ""
+
+
+def _dated_by(timeline: ProvisionTimeline, comparison: TextComparison) -> str:
+    earlier = next((v for v in timeline.versions if comparison.earlier_register_id in v.register_ids), None)
+    if earlier is None or not earlier.to_bound.acts or earlier.to_bound.day is None:
+        return ""
+    acts = ", ".join(str(a) for a in earlier.to_bound.acts)
+    return f"{acts} (text changed from {earlier.to_bound.day})"
 
 
 @dataclass(frozen=True)
@@ -173,7 +184,9 @@ def _narrowed(before: Timelines, after: Timelines) -> int:
 def audit(before: Timelines, after: Timelines, years: Sequence[int], horizon: int) -> DateAudit:
     """Compare the dating without and with issue 24's rules (see the module doc)."""
     merges = tuple(PairListing(t.act, t.number, c) for t in after.values() for c in t.comparisons if c.merged)
-    kept = tuple(PairListing(t.act, t.number, c) for t in after.values() for c in t.comparisons if not c.merged)
+    kept = tuple(
+        PairListing(t.act, t.number, c, _dated_by(t, c)) for t in after.values() for c in t.comparisons if not c.merged
+    )
     kept_before = sum(1 for t in before.values() for g in t.gaps if g.reason == REASON_NO_AMENDMENT_RECORDED)
     return DateAudit(
         years=tuple(years),
