@@ -134,3 +134,12 @@ def test_audit_dates_prints_both_tables_and_meets_the_target(capsys: pytest.Capt
     assert len(body["merges"]) == body["item1_merges"]["after"]
     assert all(0 <= pair["similarity"] <= 1 and pair["diff"] for pair in body["merges"])
     assert body["target_met"] and code == 0
+
+
+def test_show_as_known_serves_the_text_as_it_then_stood(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["show", "--json", "--act", "gst1999", "--provision", "177-10", "--as-of", "2015-05-01"]
+    assert main([*args, "--as-known"]) == 0
+    body = json.loads(capsys.readouterr().out)
+    assert body["status"] == Status.AS_THEN_STOOD.value and "as it then stood" in body["message"]
+    assert body["version"]["known_from"] <= "2015-05-01" < body["version"]["known_to"]
+    assert main(args) == 1  # the law as it now stands for that day is not held

@@ -15,7 +15,7 @@ from asat_corpus.corpus_build import CorpusBuild, date_provisions, load_corpus
 from asat_corpus.date_audit import DateAudit, PairListing, YearRow, audit, parse_years
 from asat_corpus.index_scope import IndexScopeError, index_scope_from_env
 from asat_corpus.provision import Bound, ProvisionTimeline, ProvisionVersion, VersionGap
-from asat_corpus.resolution import Resolution, Status, resolve
+from asat_corpus.resolution import Resolution, Status, resolve, resolve_as_known
 from asat_corpus.sources import SourcesError, load_sources
 from asat_corpus.vector_config import VectorConfigError, vector_config_from_env
 from asat_corpus.versioning import BEFORE_ISSUE_24
@@ -202,11 +202,11 @@ def resolution_json(resolution: Resolution) -> dict[str, Any]:
     }
 
 
-def _show(build: CorpusBuild, act: str, provision: str, as_of: date, as_json: bool) -> int:
+def _show(build: CorpusBuild, act: str, provision: str, as_of: date, as_json: bool, known: bool = False) -> int:
     timeline = _timeline_or_error(build, act, provision)
     if timeline is None:
         return EXIT_NOT_FOUND
-    resolution = resolve(timeline, as_of)
+    resolution = resolve_as_known(timeline, as_of) if known else resolve(timeline, as_of)
     if as_json:
         print(json.dumps(resolution_json(resolution), indent=2))
     elif resolution.version is not None:
@@ -216,11 +216,13 @@ def _show(build: CorpusBuild, act: str, provision: str, as_of: date, as_json: bo
         print(_describe_bound("from", version.from_bound))
         print(_describe_bound("to", version.to_bound))
         print(f"income years: {', '.join(str(y) for y in version.income_years)}")
+        if resolution.status is Status.AS_THEN_STOOD:
+            print(resolution.message)
         print()
         print(version.text)
     else:
         print(resolution.message)
-    return EXIT_OK if resolution.status is Status.IN_FORCE else EXIT_NOT_FOUND
+    return EXIT_OK if resolution.status in (Status.IN_FORCE, Status.AS_THEN_STOOD) else EXIT_NOT_FOUND
 
 
 def _versions(build: CorpusBuild, act: str, provision: str, as_json: bool) -> int:
@@ -464,6 +466,11 @@ def build_parser() -> argparse.ArgumentParser:
         cmd.add_argument("--provision", required=True)
         if name == "show":
             cmd.add_argument("--as-of", required=True, type=_date)
+            cmd.add_argument(
+                "--as-known",
+                action="store_true",
+                help="the text on the books on that day (known time), not the law as it now stands for it",
+            )
         cmd.add_argument("--json", action="store_true")
     diff = sub.add_parser("diff", help="what changed between the versions in force on two dates")
     diff.add_argument("--act", required=True)
@@ -505,7 +512,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "stats":
         return _stats(build, args.json)
     if args.command == "show":
-        return _show(build, args.act, args.provision, args.as_of, args.json)
+        return _show(build, args.act, args.provision, args.as_of, args.json, args.as_known)
     if args.command == "versions":
         return _versions(build, args.act, args.provision, args.json)
     if args.command == "audit-dates":

@@ -151,3 +151,14 @@ def test_a_retrospectively_changed_note_adds_its_new_date_and_no_doubt() -> None
     assert set(result.dates) == {date(2015, 6, 26), date(2013, 6, 29)}
     before = parse_commencement(text, date(2015, 6, 25), read_changed_notes=False)
     assert not before.confident
+
+
+@given(_DATES, _DATES, _DATES, st.integers(min_value=0, max_value=5))
+def test_a_changed_note_only_ever_adds_its_new_date(part: date, old: date, new: date, form: int) -> None:
+    note = (
+        "The commencement date for amendments made by the Example Amendment (2015 Measures No. 1) Act 2015 "
+        f"Sch 4 (items 1, 2) was retrospectively changed from {_render(old, form, False)} to {_render(new, form, False)}"
+    )
+    result = parse_commencement(f"Sch 1 (item 1): {_render(part, form, False)} (s 2(1) item 2) {note}", None)
+    assert result.confident
+    assert set(result.dates) == {part, new}
