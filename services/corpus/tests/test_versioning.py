@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from asat_corpus.act import ActRef, Compilation, SourceFormat
 from asat_corpus.amendment import AmendingAct, AmendmentEntry, AmendmentKind, Commencement
 from asat_corpus.provision import BoundMethod, ParsedProvision
-from asat_corpus.resolution import Status, resolve
+from asat_corpus.resolution import Status, resolve, resolve_as_known
 from asat_corpus.versioning import BEFORE_ISSUE_24, ActHistory, Observation, build_timeline
 
 C2015 = Compilation(
@@ -263,6 +263,14 @@ def test_versions_of_a_provision_never_overlap(
         assert end <= start
     for version in timeline.versions:
         assert version.valid_to is None or version.valid_to >= version.valid_from
+    # Known time: intervals never overlap, and every held text is the text on the books on each of
+    # its compilation dates.
+    known = sorted((v.known_from or date.min, v.known_to or date.max) for v in timeline.versions)
+    for (_, end), (start, _) in itertools.pairwise(known):
+        assert end <= start
+    for version in timeline.versions:
+        for day in version.compilation_dates:
+            assert resolve_as_known(timeline, day).version == version
 
 
 def test_a_conversion_that_dropped_a_table_is_the_same_version_when_nothing_was_amended() -> None:
