@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from asat_corpus.act import ActRef, Compilation, SourceFormat
 from asat_corpus.amendment import AmendingAct, AmendmentEntry, AmendmentKind, Commencement
 from asat_corpus.provision import BoundMethod, ParsedProvision
-from asat_corpus.resolution import Status, resolve
-from asat_corpus.versioning import ActHistory, Observation, build_timeline
+from asat_corpus.resolution import Status, resolve, resolve_as_known
+from asat_corpus.versioning import BEFORE_ISSUE_24, ActHistory, Observation, build_timeline
 
 C2015 = Compilation(
     act="itaa1997",
@@ -263,6 +263,14 @@ def test_versions_of_a_provision_never_overlap(
         assert end <= start
     for version in timeline.versions:
         assert version.valid_to is None or version.valid_to >= version.valid_from
+    # Known time: intervals never overlap, and every held text is the text on the books on each of
+    # its compilation dates.
+    known = sorted((v.known_from or date.min, v.known_to or date.max) for v in timeline.versions)
+    for (_, end), (start, _) in itertools.pairwise(known):
+        assert end <= start
+    for version in timeline.versions:
+        for day in version.compilation_dates:
+            assert resolve_as_known(timeline, day).version == version
 
 
 def test_a_conversion_that_dropped_a_table_is_the_same_version_when_nothing_was_amended() -> None:
@@ -289,3 +297,127 @@ def test_is_lossy_copy_needs_every_word_in_order() -> None:
     assert is_lossy_copy("the whollyowned group's asset", "the wholly-owned group’s big asset")
     assert not is_lossy_copy("less than $2 million", "less than $10 million")
     assert not is_lossy_copy("b a", "a b")
+
+
+# Issue 24: conversion noise (item 1), narrowed commencements (item 2), known time (item 3).
+
+
+def _assented(number: int, year: int, assent: date, *days: date) -> AmendingAct:
+    return AmendingAct("itaa1997", ActRef(number, year), "Act", assent, Commencement("as written", days, True), "f", 1)
+
+
+C2024 = Compilation(
+    act="itaa1997",
+    title="ITAA 1997",
+    register_id="C2024C00046",
+    number=248,
+    compilation_date=date(2024, 1, 1),
+    amendments_up_to=None,
+    amendments_up_to_text=None,
+    format=SourceFormat.ANIMUS_PDF_MARKDOWN,
+    files=(),
+    partial="volumes 1, 3, 4, 9 only",
+    has_endnotes=False,
+)
+
+
+def test_a_reflowed_table_with_no_amendment_recorded_is_one_version_with_the_authorised_text() -> None:
+    converted = "the insured\nItem CGT event Exception\n1 any insurance policy"
+    authorised = "Item | CGT event | Exception\n1 | any insurance policy | the insured"
+    timeline = build_timeline(
+        "itaa1997",
+        "118-300",
+        [_obs(C2024, converted, "118-300"), _obs(C2026, authorised, "118-300")],
+        [C2015, C2024, C2026],
+        _history([], []),
+        horizon=2027,
+    )
+    (version,) = timeline.versions
+    assert version.authorised and version.text == authorised
+    assert version.register_ids == ("C2024C00046", "C2026C00122")
+    assert 2025 in version.income_years and not timeline.gaps
+    (comparison,) = timeline.comparisons
+    assert comparison.merged and comparison.verdict == "same_words" and comparison.similarity == 1.0
+
+
+def test_with_the_rules_off_the_same_pair_is_a_gap_as_before() -> None:
+    timeline = build_timeline(
+        "itaa1997",
+        "118-300",
+        [_obs(C2024, "1 policy\nItem CGT event", "118-300"), _obs(C2026, "Item | CGT event\n1 | policy", "118-300")],
+        [C2015, C2024, C2026],
+        _history([], []),
+        horizon=2027,
+        rules=BEFORE_ISSUE_24,
+    )
+    assert len(timeline.versions) == 2 and timeline.gaps and not timeline.comparisons
+
+
+def test_a_changed_figure_with_no_amendment_recorded_stays_apart_with_its_cause() -> None:
+    timeline = build_timeline(
+        "itaa1997",
+        "8-1",
+        [_obs(C2015, "less than $2 million", "8-1"), _obs(C2026, "less than $10 million", "8-1")],
+        [C2015, C2026],
+        _history([], []),
+        horizon=2027,
+    )
+    assert len(timeline.versions) == 2
+    (comparison,) = timeline.comparisons
+    assert not comparison.merged and comparison.verdict == "figures_differ" and "2" in comparison.cause
+
+
+def test_an_act_straddling_a_compilation_explains_a_later_change_on_its_remaining_day() -> None:
+    # Assented 2016; parts commence 1 July 2016 and 1 July 2025. The 2024 compilation still shows
+    # the old text, so the part that changed this section is the 2025 one.
+    act = _assented(81, 2016, date(2016, 11, 29), date(2016, 7, 1), date(2025, 7, 1))
+    history = _history([act], [_entry(AmendmentKind.AMENDED, 81, 2016, "114-5")])
+    obs = [_obs(C2015, "old rule", "114-5"), _obs(C2024, "old rule", "114-5"), _obs(C2026, "new rule", "114-5")]
+    timeline = build_timeline("itaa1997", "114-5", obs, [C2015, C2024, C2026], history, horizon=2027)
+    old, new = timeline.versions
+    assert old.valid_to == new.valid_from == date(2025, 7, 1)
+    assert old.to_bound.method is BoundMethod.AMENDMENT_COMMENCEMENT
+    assert "rule out 2016-07-01" in old.to_bound.detail
+    assert not timeline.gaps
+    before = build_timeline("itaa1997", "114-5", obs, [C2015, C2024, C2026], history, 2027, rules=BEFORE_ISSUE_24)
+    assert [g.reason for g in before.gaps] == [
+        "texts differ but the amendment history records no amendment between them"
+    ]
+
+
+def test_one_act_of_several_days_leaves_a_gap_between_two_held_texts_with_its_candidates() -> None:
+    act = _assented(70, 2015, date(2015, 6, 25), date(2013, 6, 29), date(2015, 7, 1), date(2025, 7, 1))
+    history = _history([act], [_entry(AmendmentKind.AMENDED, 70, 2015, "114-5")])
+    obs = [_obs(C2015, "old rule", "114-5"), _obs(C2024, "new rule", "114-5"), _obs(C2026, "new rule", "114-5")]
+    timeline = build_timeline("itaa1997", "114-5", obs, [C2015, C2024, C2026], history, horizon=2027)
+    old, new = timeline.versions
+    assert new.valid_from == date(2015, 7, 1)  # 1 July 2025 is ruled out: the 2024 compilation shows it
+    assert 2020 in new.income_years
+    (gap,) = (g for g in timeline.gaps if g.start == date(2013, 6, 29))
+    assert gap.between == (old.id, new.id) and gap.one_of_two_held_texts
+    assert gap.candidates == (date(2013, 6, 29), date(2015, 7, 1))
+    assert gap.retrospective  # 29 June 2013 is before the assent
+    assert old.to_bound.widest == date(2015, 7, 1) and old.to_bound.uncertain
+
+
+def test_known_time_runs_from_the_first_held_compilation_to_the_amending_acts_assent() -> None:
+    # Retrospective: assented 10 September 2015 with effect from 5 March 2015, after the June 2015 text.
+    acts = [
+        _assented(124, 2013, date(2013, 6, 28), date(2013, 6, 29)),
+        _assented(126, 2015, date(2015, 9, 10), date(2015, 3, 5)),
+    ]
+    history = _history(
+        acts, [_entry(AmendmentKind.AMENDED, 124, 2013, "177-10"), _entry(AmendmentKind.AMENDED, 126, 2015, "177-10")]
+    )
+    obs = [_obs(C2015, "old", "177-10"), _obs(C2026, "new", "177-10")]
+    timeline = build_timeline("itaa1997", "177-10", obs, [C2015, C2026], history, horizon=2027)
+    old, new = timeline.versions
+    assert old.valid_to == date(2015, 3, 5)  # as the law now stands
+    assert not old.in_force_on(C2015.compilation_date or date.min)
+    assert old.known_from == date(2013, 6, 29)  # made law then: certain commencement after assent
+    assert old.known_to == date(2015, 9, 10) and old.known_to_bound is not None
+    assert old.known_to_bound.retrospective
+    assert old.known_on(date(2015, 5, 1)) and old.known_on(date(2015, 6, 22))
+    # The new text was the text on the books from the assent, though first held in 2026.
+    assert new.known_from == date(2015, 9, 10) == old.known_to and new.known_to is None
+    assert old.compilation_dates == (date(2015, 6, 22),)

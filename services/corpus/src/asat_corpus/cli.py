@@ -11,16 +11,19 @@ from collections.abc import Sequence
 from datetime import date
 from typing import Any
 
-from asat_corpus.corpus_build import CorpusBuild, load_corpus
+from asat_corpus.corpus_build import CorpusBuild, date_provisions, load_corpus
+from asat_corpus.date_audit import DateAudit, PairListing, YearRow, audit, parse_years
 from asat_corpus.index_scope import IndexScopeError, index_scope_from_env
 from asat_corpus.provision import Bound, ProvisionTimeline, ProvisionVersion, VersionGap
-from asat_corpus.resolution import Resolution, Status, resolve
+from asat_corpus.resolution import Resolution, Status, resolve, resolve_as_known
 from asat_corpus.sources import SourcesError, load_sources
 from asat_corpus.vector_config import VectorConfigError, vector_config_from_env
+from asat_corpus.versioning import BEFORE_ISSUE_24
 
 EXIT_OK = 0
 EXIT_NOT_FOUND = 1
 EXIT_USAGE = 2
+EXIT_TARGET_MISSED = 3
 
 
 def _progress(message: str) -> None:
@@ -33,6 +36,9 @@ def _bound_json(bound: Bound) -> dict[str, Any]:
         "method": bound.method.value,
         "acts": [str(a) for a in bound.acts],
         "detail": bound.detail,
+        "widest": bound.widest.isoformat() if bound.widest else None,
+        "candidates": [d.isoformat() for d in bound.candidates],
+        "retrospective": bound.retrospective,
     }
 
 
@@ -51,6 +57,10 @@ def version_json(version: ProvisionVersion, with_text: bool = True) -> dict[str,
         "to_bound": _bound_json(version.to_bound),
         "income_years": list(version.income_years),
         "content_hash": version.content_hash,
+        "known_from": version.known_from.isoformat() if version.known_from else None,
+        "known_to": version.known_to.isoformat() if version.known_to else None,
+        "known_to_bound": _bound_json(version.known_to_bound) if version.known_to_bound else None,
+        "compilation_dates": [d.isoformat() for d in version.compilation_dates],
     }
     if with_text:
         out["text"] = version.text
@@ -63,6 +73,9 @@ def gap_json(gap: VersionGap) -> dict[str, Any]:
         "end": gap.end.isoformat(),
         "acts": [str(a) for a in gap.acts],
         "reason": gap.reason,
+        "between": list(gap.between) if gap.between else None,
+        "candidates": [d.isoformat() for d in gap.candidates],
+        "retrospective": gap.retrospective,
     }
 
 
@@ -189,11 +202,11 @@ def resolution_json(resolution: Resolution) -> dict[str, Any]:
     }
 
 
-def _show(build: CorpusBuild, act: str, provision: str, as_of: date, as_json: bool) -> int:
+def _show(build: CorpusBuild, act: str, provision: str, as_of: date, as_json: bool, known: bool = False) -> int:
     timeline = _timeline_or_error(build, act, provision)
     if timeline is None:
         return EXIT_NOT_FOUND
-    resolution = resolve(timeline, as_of)
+    resolution = resolve_as_known(timeline, as_of) if known else resolve(timeline, as_of)
     if as_json:
         print(json.dumps(resolution_json(resolution), indent=2))
     elif resolution.version is not None:
@@ -203,11 +216,13 @@ def _show(build: CorpusBuild, act: str, provision: str, as_of: date, as_json: bo
         print(_describe_bound("from", version.from_bound))
         print(_describe_bound("to", version.to_bound))
         print(f"income years: {', '.join(str(y) for y in version.income_years)}")
+        if resolution.status is Status.AS_THEN_STOOD:
+            print(resolution.message)
         print()
         print(version.text)
     else:
         print(resolution.message)
-    return EXIT_OK if resolution.status is Status.IN_FORCE else EXIT_NOT_FOUND
+    return EXIT_OK if resolution.status in (Status.IN_FORCE, Status.AS_THEN_STOOD) else EXIT_NOT_FOUND
 
 
 def _versions(build: CorpusBuild, act: str, provision: str, as_json: bool) -> int:
@@ -230,6 +245,18 @@ def _versions(build: CorpusBuild, act: str, provision: str, as_json: bool) -> in
                     "repealed_by": str(timeline.repealed_by) if timeline.repealed_by else None,
                     "timeline": [{"type": kind, **body} for _, kind, body in events],
                     "notes": list(timeline.notes),
+                    "comparisons": [
+                        {
+                            "earlier": c.earlier_register_id,
+                            "later": c.later_register_id,
+                            "merged": c.merged,
+                            "verdict": c.verdict,
+                            "similarity": c.similarity,
+                            "cause": c.cause,
+                            "diff": list(c.diff),
+                        }
+                        for c in timeline.comparisons
+                    ],
                 },
                 indent=2,
             )
@@ -244,6 +271,11 @@ def _versions(build: CorpusBuild, act: str, provision: str, as_json: bool) -> in
             print(f"  gap     [{body['start']}, {body['end']})  text not held: {', '.join(body['acts'])}")
     for note in timeline.notes:
         print(f"  note: {note}")
+    for c in timeline.comparisons:
+        state = "one version" if c.merged else "kept apart"
+        print(
+            f"  {c.earlier_register_id} -> {c.later_register_id}: {state} ({c.verdict}, similarity {c.similarity:.3f})"
+        )
     return EXIT_OK
 
 
@@ -285,6 +317,136 @@ def _diff(build: CorpusBuild, act: str, provision: str, day_from: date, day_to: 
     return EXIT_OK
 
 
+def _row_json(row: YearRow) -> dict[str, Any]:
+    return {
+        "income_year": row.year,
+        "provisions": row.provisions,
+        "none_servable": row.none_servable,
+        "by_cause": row.by_cause,
+        "servable_with_caveat": row.servable_with_caveat,
+        "unservable": row.unservable,
+        "unservable_by_cause": row.unservable_by_cause,
+        "unexplained": row.unexplained,
+    }
+
+
+def _pair_json(pair: PairListing) -> dict[str, Any]:
+    c = pair.comparison
+    return {
+        "act": pair.act,
+        "provision": pair.number,
+        "earlier": c.earlier_register_id,
+        "later": c.later_register_id,
+        "merged": c.merged,
+        "verdict": c.verdict,
+        "similarity": c.similarity,
+        "cause": c.cause,
+        "diff": list(c.diff),
+        "dated_by": pair.dated_by or None,
+    }
+
+
+def audit_json(result: DateAudit, merges: bool, kept_apart: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "years": list(result.years),
+        "before": [_row_json(r) for r in result.before],
+        "after": [_row_json(r) for r in result.after],
+        "gaps": {"before": result.gaps_before, "after": result.gaps_after},
+        "item1_merges": {"before": 0, "after": len(result.merges)},
+        "item1_kept_apart": {"before": result.kept_apart_before, "after": len(result.kept_apart)},
+        "item2_narrowed_gaps": result.narrowed_gaps,
+        "item3_known_time": {
+            "pairs": result.known_after.pairs,
+            "outside_validity_before": result.known_before.outside_validity,
+            "outside_validity_after": result.known_after.outside_validity,
+            "servable_on_known_axis_before": result.known_before.servable_on_known_axis,
+            "servable_on_known_axis_after": result.known_after.servable_on_known_axis,
+        },
+        "target_met": result.target_met,
+    }
+    if merges:
+        out["merges"] = [_pair_json(p) for p in result.merges]
+    if kept_apart:
+        out["kept_apart"] = [_pair_json(p) for p in result.kept_apart]
+    return out
+
+
+_COLUMNS = ("no_amendment_recorded", "commencement_uncertain", "amended_more_than_once", "amended_before_earliest")
+
+
+def _print_table(title: str, rows: Sequence[YearRow], caveats: bool) -> None:
+    print(title)
+    head = "| income year | provisions | none servable | texts differ, no amendment recorded | commencement uncertain"
+    head += " | amended more than once between compilations | amended before the earliest compilation |"
+    if caveats:
+        head += " servable with a caveat | none servable at all | unexplained |"
+    print(head)
+    for row in rows:
+        cells = [str(row.year), f"{row.provisions:,}", str(row.none_servable)]
+        cells += [str(row.by_cause.get(c, 0)) for c in _COLUMNS]
+        if caveats:
+            cells += [str(row.servable_with_caveat), str(row.unservable), str(row.unexplained)]
+        print("| " + " | ".join(cells) + " |")
+    print()
+
+
+def _print_pairs(title: str, pairs: Sequence[PairListing]) -> None:
+    print(f"{title} ({len(pairs)})")
+    for pair in sorted(pairs, key=lambda p: (p.comparison.similarity, p.act, p.number)):
+        c = pair.comparison
+        print(
+            f"  {pair.act} s {pair.number}  {c.earlier_register_id} -> {c.later_register_id}  "
+            f"similarity {c.similarity:.3f}  {c.verdict}: {c.cause}"
+        )
+        if pair.dated_by:
+            print(f"      dated by {pair.dated_by}: a part of it commenced after the earlier compilation")
+        for line in c.diff[:3]:
+            print(f"      {line}")
+    print()
+
+
+def _audit_dates(build: CorpusBuild, years_text: str, as_json: bool, merges: bool, kept_apart: bool) -> int:
+    try:
+        years = parse_years(years_text)
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    before = date_provisions(build.compilations, build.horizon, BEFORE_ISSUE_24)
+    result = audit(before, build.timelines, years, build.horizon)
+    if as_json:
+        print(json.dumps(audit_json(result, merges, kept_apart), indent=2))
+    else:
+        _print_table(
+            "Before issue 24 (provisions with nothing servable on any day of the year, by cause)", result.before, False
+        )
+        _print_table("After", result.after, True)
+        print(
+            f"item 1: texts merged as one version {0} -> {len(result.merges)}; "
+            f"pairs with no amendment recorded kept apart {result.kept_apart_before} -> {len(result.kept_apart)}"
+        )
+        print(
+            f"item 2: uncertain or multi-amendment gaps narrowed or closed: {result.narrowed_gaps}; "
+            f"gaps by cause {result.gaps_before} -> {result.gaps_after}"
+        )
+        kb, ka = result.known_before, result.known_after
+        print(
+            f"item 3: version-in-compilation pairs {ka.pairs:,}; compilation date outside the text's validity "
+            f"{kb.outside_validity} -> {ka.outside_validity}; of those servable on the known-time axis "
+            f"{kb.servable_on_known_axis} -> {ka.servable_on_known_axis}"
+        )
+        print(
+            f"target (nothing unservable but texts not held or pairs kept apart with a reason): "
+            f"{'met' if result.target_met else 'MISSED'}"
+        )
+        if merges:
+            print()
+            _print_pairs("Merged (no amendment recorded; texts differ only by conversion defects)", result.merges)
+        if kept_apart:
+            print()
+            _print_pairs("Kept apart (no amendment recorded; texts differ)", result.kept_apart)
+    return EXIT_OK if result.target_met else EXIT_TARGET_MISSED
+
+
 def _date(value: str) -> date:
     try:
         return date.fromisoformat(value)
@@ -304,6 +466,11 @@ def build_parser() -> argparse.ArgumentParser:
         cmd.add_argument("--provision", required=True)
         if name == "show":
             cmd.add_argument("--as-of", required=True, type=_date)
+            cmd.add_argument(
+                "--as-known",
+                action="store_true",
+                help="the text on the books on that day (known time), not the law as it now stands for it",
+            )
         cmd.add_argument("--json", action="store_true")
     diff = sub.add_parser("diff", help="what changed between the versions in force on two dates")
     diff.add_argument("--act", required=True)
@@ -311,6 +478,14 @@ def build_parser() -> argparse.ArgumentParser:
     diff.add_argument("--from", dest="day_from", required=True, type=_date)
     diff.add_argument("--to", dest="day_to", required=True, type=_date)
     diff.add_argument("--json", action="store_true")
+    audit_cmd = sub.add_parser(
+        "audit-dates",
+        help="per income year, provisions with nothing servable by cause, before and after issue 24's rules",
+    )
+    audit_cmd.add_argument("--years", default="2016-2026", help="income years, e.g. 2016-2026 or 2016,2025")
+    audit_cmd.add_argument("--merges", action="store_true", help="list the pairs merged as one version")
+    audit_cmd.add_argument("--kept-apart", action="store_true", help="list the pairs kept apart, with the cause")
+    audit_cmd.add_argument("--json", action="store_true")
     return parser
 
 
@@ -337,7 +512,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "stats":
         return _stats(build, args.json)
     if args.command == "show":
-        return _show(build, args.act, args.provision, args.as_of, args.json)
+        return _show(build, args.act, args.provision, args.as_of, args.json, args.as_known)
     if args.command == "versions":
         return _versions(build, args.act, args.provision, args.json)
+    if args.command == "audit-dates":
+        return _audit_dates(build, args.years, args.json, args.merges, args.kept_apart)
     return _diff(build, args.act, args.provision, args.day_from, args.day_to, args.json)

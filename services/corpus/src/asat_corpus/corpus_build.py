@@ -36,6 +36,7 @@ from asat_corpus.index_scope import IndexScope, RulingScope
 from asat_corpus.parse_report import CorpusFileError, ParseReport
 from asat_corpus.parsers.animus_markdown import parse_animus_markdown
 from asat_corpus.parsers.ato_ruling import parse_rulings
+from asat_corpus.parsers.commencement import parse_commencement
 from asat_corpus.parsers.endnotes_reader import parse_endnotes
 from asat_corpus.parsers.gitlaw_markdown import parse_gitlaw_markdown
 from asat_corpus.parsers.register_layout import parse_register_layout
@@ -44,7 +45,7 @@ from asat_corpus.ruling import Ruling
 from asat_corpus.ruling_validity import RulingValidity, ruling_validity
 from asat_corpus.sources import Sources, load_sources
 from asat_corpus.vector_config import VectorConfig
-from asat_corpus.versioning import EMPTY_HISTORY, ActHistory, Observation, build_timeline
+from asat_corpus.versioning import ALL_RULES, EMPTY_HISTORY, ActHistory, DatingRules, Observation, build_timeline
 
 SectionParser = Callable[[Compilation, Path, ParseReport], list[ParsedProvision]]
 
@@ -208,9 +209,17 @@ def _parse_compilation(compilation: Compilation, corpus_dir: Path) -> Compilatio
     return CompilationResult(compilation, provisions, report, endnotes, endnotes_report)
 
 
-def _history(endnotes: Endnotes | None) -> ActHistory:
+def _history(endnotes: Endnotes | None, rules: DatingRules = ALL_RULES) -> ActHistory:
     if endnotes is None:
         return EMPTY_HISTORY
+    if not rules.narrow_commencements:  # as before issue 24: a "retrospectively changed" note is unread
+        endnotes = replace(
+            endnotes,
+            acts=tuple(
+                replace(a, commencement=parse_commencement(a.commencement.text, a.assent, read_changed_notes=False))
+                for a in endnotes.acts
+            ),
+        )
     by_provision: dict[str, list[Any]] = defaultdict(list)
     for entry in endnotes.entries:
         if entry.provision is not None:
@@ -236,8 +245,13 @@ def _latest_endnotes(results: Iterable[CompilationResult], act: str) -> Endnotes
     return max(with_notes, key=lambda r: r.compilation.compilation_date or date.min).endnotes
 
 
-def date_provisions(results: tuple[CompilationResult, ...], horizon: int) -> dict[tuple[str, str], ProvisionTimeline]:
-    """Group observations per provision and date them (pure over the parse results)."""
+def date_provisions(
+    results: tuple[CompilationResult, ...], horizon: int, rules: DatingRules = ALL_RULES
+) -> dict[tuple[str, str], ProvisionTimeline]:
+    """Group observations per provision and date them (pure over the parse results).
+
+    ``rules`` selects issue 24's dating rules (all by default; ``audit-dates`` turns them off to
+    show what they changed)."""
     observations: dict[tuple[str, str], list[Observation]] = defaultdict(list)
     for result in results:
         if result.compilation.compilation_date is None:
@@ -251,13 +265,15 @@ def date_provisions(results: tuple[CompilationResult, ...], horizon: int) -> dic
                 continue
             seen.add(provision.number)
             observations[(provision.act, provision.number)].append(Observation(provision, result.compilation))
-    histories = {act: _history(_latest_endnotes(results, act)) for act in {r.compilation.act for r in results}}
+    histories = {act: _history(_latest_endnotes(results, act), rules) for act in {r.compilation.act for r in results}}
     compilations_by_act: dict[str, list[Compilation]] = defaultdict(list)
     for result in results:
         compilations_by_act[result.compilation.act].append(result.compilation)
     current_since = income_year_start(horizon - 1)
     return {
-        key: build_timeline(key[0], key[1], obs, compilations_by_act[key[0]], histories[key[0]], horizon, current_since)
+        key: build_timeline(
+            key[0], key[1], obs, compilations_by_act[key[0]], histories[key[0]], horizon, current_since, rules
+        )
         for key, obs in sorted(observations.items())
     }
 

@@ -51,12 +51,25 @@ class BoundMethod(StrEnum):
 
 @dataclass(frozen=True)
 class Bound:
-    """One end of an interval and the evidence for it."""
+    """One end of an interval and the evidence for it.
+
+    ``day`` is the certain end: for a start, the latest day it may be; for an end, the earliest.
+    Where the day is uncertain, ``widest`` is the other extreme (the earliest possible start, the
+    latest possible end), ``candidates`` the commencement dates still possible (Endnote 3, narrowed
+    by the compilations) and ``retrospective`` whether one of them is before the Act's assent.
+    """
 
     day: date | None
     method: BoundMethod
     acts: tuple[ActRef, ...] = ()
     detail: str = ""
+    widest: date | None = None
+    candidates: tuple[date, ...] = ()
+    retrospective: bool = False
+
+    @property
+    def uncertain(self) -> bool:
+        return self.widest is not None and self.widest != self.day
 
 
 @dataclass(frozen=True)
@@ -82,9 +95,22 @@ class ProvisionVersion:
     to_bound: Bound
     income_years: tuple[int, ...]
     content_hash: str
+    # Known time (issue 24 item 3): [known_from, known_to) is when this was the text on the books,
+    # from its first held compilation until a later compilation or an amending Act changed it.
+    known_from: date | None = None
+    known_to: date | None = None
+    known_from_bound: Bound | None = None
+    known_to_bound: Bound | None = None
+    compilation_dates: tuple[date, ...] = ()  # of the held compilations showing this text
 
     def in_force_on(self, day: date) -> bool:
         return self.valid_from <= day and (self.valid_to is None or day < self.valid_to)
+
+    def known_on(self, day: date) -> bool:
+        """Whether this was the text on the books on ``day`` (the law as it then stood)."""
+        if self.known_from is None:
+            return False
+        return self.known_from <= day and (self.known_to is None or day < self.known_to)
 
 
 @dataclass(frozen=True)
@@ -97,6 +123,30 @@ class VersionGap:
     end: date  # exclusive
     acts: tuple[ActRef, ...]
     reason: str
+    # Where one amending Act changed the text once between two held texts and only its
+    # commencement is uncertain, the text on each day of the gap is one of these two versions
+    # (earlier id, later id): servable with a caveat naming ``acts`` and ``candidates``.
+    between: tuple[str, str] | None = None
+    candidates: tuple[date, ...] = ()
+    retrospective: bool = False
+
+    @property
+    def one_of_two_held_texts(self) -> bool:
+        return self.between is not None
+
+
+@dataclass(frozen=True)
+class TextComparison:
+    """Two adjacent texts with no amendment recorded between them, and whether they are one
+    version (issue 24 item 1; see :mod:`asat_corpus.conversion_noise`)."""
+
+    earlier_register_id: str
+    later_register_id: str
+    merged: bool
+    verdict: str
+    similarity: float
+    cause: str
+    diff: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -110,3 +160,4 @@ class ProvisionTimeline:
     added_by: ActRef | None = None
     repealed_by: ActRef | None = None
     notes: tuple[str, ...] = field(default=())
+    comparisons: tuple[TextComparison, ...] = field(default=())

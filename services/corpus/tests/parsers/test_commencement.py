@@ -136,3 +136,29 @@ def test_day_after_royal_assent_is_assent_plus_one(assent: date) -> None:
     result = parse_commencement("the day after Royal Assent", assent)
     assert result.dates == (assent + timedelta(days=1),)
     assert result.confident
+
+
+def test_a_retrospectively_changed_note_adds_its_new_date_and_no_doubt() -> None:
+    # Endnote 3 of C2026C00122 (vol11.txt, row of Act No. 70, 2015), shortened.
+    text = (
+        "Sch 4 (items 1, 2) and Sch 5 (item 1): 26 June 2015 (s 2(1) items 7A, 8) Sch 6 (item 31): 29 June 2013 "
+        "(s 2(1) item 12) The commencement date for amendments made by the Tax and Superannuation Laws Amendment "
+        "(2015 Measures No. 1) Act 2015 Sch 4 (items 1, 2) was retrospectively changed from 25 June 2015 to "
+        "26 June 2015"
+    )
+    result = parse_commencement(text, date(2015, 6, 25))
+    assert result.confident
+    assert set(result.dates) == {date(2015, 6, 26), date(2013, 6, 29)}
+    before = parse_commencement(text, date(2015, 6, 25), read_changed_notes=False)
+    assert not before.confident
+
+
+@given(_DATES, _DATES, _DATES, st.integers(min_value=0, max_value=5))
+def test_a_changed_note_only_ever_adds_its_new_date(part: date, old: date, new: date, form: int) -> None:
+    note = (
+        "The commencement date for amendments made by the Example Amendment (2015 Measures No. 1) Act 2015 "
+        f"Sch 4 (items 1, 2) was retrospectively changed from {_render(old, form, False)} to {_render(new, form, False)}"
+    )
+    result = parse_commencement(f"Sch 1 (item 1): {_render(part, form, False)} (s 2(1) item 2) {note}", None)
+    assert result.confident
+    assert set(result.dates) == {part, new}

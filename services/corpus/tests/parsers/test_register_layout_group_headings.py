@@ -231,3 +231,11 @@ def test_group_headings_never_reach_section_text(
     found, report = _parse(body)
     assert {number: s.text for number, s in found.items()} == expected
     assert report.unparsed_count == 0
+
+
+def test_numbered_method_steps_after_a_long_heading_are_body_not_heading() -> None:
+    found, _ = _parse(_fixture_body("register_itaa1997_100_45_numbered_steps.txt"))
+    section = found["100-45"]
+    assert section.heading == "How to calculate the capital gain or loss for most CGT events"
+    assert section.text.splitlines()[0] == "1. Work out your capital proceeds from the CGT event."
+    assert "4. If the proceeds exceed the cost base, the difference is your capital gain." in section.text

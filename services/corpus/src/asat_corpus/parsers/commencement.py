@@ -11,7 +11,8 @@ is not a readable date: any word left once dates, Royal Assent phrases, parenthe
 and provision designators (``Sch``, ``items``, ``s``, ``Remainder``, ``and`` ...) are removed.
 Parts that say ``never commenced`` or ``repealed before commencing`` are ignored: they changed
 no provision, so they add no date and no doubt (an Act whose only parts are of this kind has no
-date and is not confident).
+date and is not confident). A note that ``The commencement date for amendments made by ... was
+retrospectively changed from D1 to D2`` adds D2 as a candidate and no doubt.
 """
 
 from __future__ import annotations
@@ -130,16 +131,27 @@ def _without_parentheses(text: str) -> tuple[str, bool]:
 
 # Parts that changed nothing: their words are not unreadable dates.
 _NO_EFFECT = re.compile(r"\b(?:repealed\s+before\s+commencing|never\s+commenced)\b", re.IGNORECASE)
+# A note that a part's commencement was changed after the fact: only the new date is a candidate.
+_CHANGED_NOTE = re.compile(
+    rf"The\s+commencement\s+date\s+for\s+amendments\s+made\s+by\s+[^:]{{0,300}}?\s+was\s+retrospectively\s+"
+    rf"changed\s+from\s+\d{{1,2}}\s+{_MONTH_WORD}\.?,?\s+\d{{4}}\s+to\s+(\d{{1,2}}\s+{_MONTH_WORD}\.?,?\s+\d{{4}})",
+    re.IGNORECASE,
+)
 
 
-def parse_commencement(text: str, assent: date | None) -> Commencement:
+def parse_commencement(text: str, assent: date | None, read_changed_notes: bool = True) -> Commencement:
     """Every commencement date ``text`` states, and whether all of it could be read.
 
     ``text`` is the whole cell, wrapped lines already joined with spaces. ``Royal Assent``
     forms resolve against ``assent``; with no assent date they make the result not confident.
+    ``read_changed_notes=False`` reads a "was retrospectively changed" note as unreadable words, as
+    before issue 24 (for ``audit-dates``' "before").
     """
     joined = " ".join(text.split())
-    outside, balanced = _without_parentheses(_NO_EFFECT.sub(" ", joined))
+    readable = _NO_EFFECT.sub(" ", joined)
+    if read_changed_notes:
+        readable = _CHANGED_NOTE.sub(r" \1 ", readable)
+    outside, balanced = _without_parentheses(readable)
     found: list[tuple[int, date]] = []
     confident = balanced and bool(joined)
 

@@ -41,6 +41,8 @@ _SECTION_WRAP_MIN = 40  # section headings wrap near 60 characters; a shorter on
 _LEVEL_WRAP_MIN = 25  # Chapter/Part/Division headings are set larger and wrap earlier
 _SCHEDULE_PREFIXED_ACTS = frozenset({"taa1953"})
 _NUMBER_PART = re.compile(r"\d+")
+# A method statement's step ("1. Work out your capital proceeds"): body text, never a heading wrap.
+_NUMBERED_STEP = re.compile(r"^\d+[A-Z]?\.\s")
 _SENTENCE_END = (".", ":", ";", ",")
 
 
@@ -77,6 +79,7 @@ def _is_heading_wrap(line: BodyLine) -> bool:
         not line.blank
         and 0 < line.indent <= _HEADING_WRAP_MAX_INDENT
         and LABEL.match(stripped) is None
+        and _NUMBERED_STEP.match(stripped) is None
         and "   " not in stripped
     )
 
