@@ -115,6 +115,18 @@ def main() -> int:
         "out_of_fold_error_classes": error_classes(evidence, cv.out_of_fold_tallies),
         "in_sample": cv.in_sample.as_dict(),
         "in_sample_error_classes": error_classes(evidence, final_tallies),
+        "case_evidence": [
+            {
+                "id": e.case_id,
+                "expect": e.expect.value,
+                "base_decision": e.base_decision,
+                "verdict_gate_off": e.verdict.value,
+                "error_class": e.error_class,
+                "top_score": e.top_score,
+                "gap_score": e.gap_score,
+            }
+            for e in evidence
+        ],
         "gate_off": {
             "accurate": sum(e.verdict is Verdict.ACCURATE for e in evidence),
             "hallucinated": sum(e.verdict is Verdict.HALLUCINATED for e in evidence),

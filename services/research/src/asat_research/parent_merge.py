@@ -1,8 +1,9 @@
 """Rerank and parent merge (pure): group hits by section, children capped and windowed.
 
 Hits are grouped by their parent (the provision version or ruling). Each parent keeps the
-chunks that scored plus ``window`` neighbours either side, in document order, capped at
-``max_children`` (scoring chunks first, by score). Parents are ordered by their best child's
+chunks that scored, a provision's lead subsection (its opening rule), and ``window`` neighbours
+either side, in document order, capped at ``max_children`` (the best scoring chunk first, then
+the lead, then the other scoring chunks by score). Parents are ordered by their best child's
 rerank score.
 """
 
@@ -16,6 +17,18 @@ from asat_research.retrieval import Hit
 
 MAX_CHILDREN = 16
 WINDOW = 1
+# A provision's opening subsection usually states its rule; later ones qualify it. The lead is
+# the first chunk, and the next one too when the first is only a short preamble.
+LEAD_MIN_CHARS = 200
+
+
+def lead_chunks(children: Sequence[Chunk]) -> list[int]:
+    """Positions of the section's lead chunk(s) in document order (pure)."""
+    if not children:
+        return []
+    if len(children) > 1 and len(children[0].text) < LEAD_MIN_CHARS:
+        return [0, 1]
+    return [0]
 
 
 @dataclass(frozen=True)
@@ -26,6 +39,7 @@ class ParentContext:
     scoring_chunk_ids: tuple[str, ...]  # best first
     payload: dict[str, object]  # payload of the best hit
     chunk_scores: tuple[tuple[str, float], ...] = ()  # (chunk id, rerank score) of each scoring chunk
+    lead_chunk_ids: tuple[str, ...] = ()  # the section's opening subsection(s), always kept
 
 
 def merge_parents(
@@ -46,8 +60,14 @@ def merge_parents(
         position = {chunk.id: i for i, chunk in enumerate(children)}
         scoring = [hit.chunk_id for _, hit in scored if hit.chunk_id in position]
         chosen: list[int] = []
-        for chunk_id in scoring:  # scoring chunks first, best first
-            if len(chosen) < max_children:
+        leads = lead_chunks(children) if scored[0][1].payload.get("kind") == "provision" else []
+        for chunk_id in scoring[:1]:  # the best scoring chunk, then the lead, then the other scoring chunks
+            chosen.append(position[chunk_id])
+        for index in leads:
+            if index not in chosen and len(chosen) < max_children:
+                chosen.append(index)
+        for chunk_id in scoring[1:]:
+            if position[chunk_id] not in chosen and len(chosen) < max_children:
                 chosen.append(position[chunk_id])
         for chunk_id in scoring:  # then their neighbours
             centre = position[chunk_id]
@@ -63,6 +83,7 @@ def merge_parents(
                 scoring_chunk_ids=tuple(scoring),
                 payload=dict(scored[0][1].payload),
                 chunk_scores=tuple((hit.chunk_id, score) for score, hit in scored),
+                lead_chunk_ids=tuple(children[i].id for i in leads),
             )
         )
     parents.sort(key=lambda p: (-p.score, p.source_id))

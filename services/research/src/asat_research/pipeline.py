@@ -205,12 +205,14 @@ class ResearchPipeline:
             doc = corpus.doc(parent.source_id)
             if doc is None:
                 continue
-            order = {cid: i for i, cid in enumerate(parent.scoring_chunk_ids)}
+            leads = set(parent.lead_chunk_ids)
+            ranked = [*parent.scoring_chunk_ids[:1], *parent.lead_chunk_ids, *parent.scoring_chunk_ids[1:]]
+            order = {cid: i for i, cid in reversed(list(enumerate(ranked)))}
             relevance = dict(parent.chunk_scores)
             chunks = sorted(parent.chunks, key=lambda c: (order.get(c.id, len(order)), c.start))
-            # Each section offers the same number of whole chunks (subsections), its scoring
-            # chunks first, so one long section cannot crowd the others out and nothing quoted
-            # from a subsection is cut off mid-list.
+            # Each section offers the same number of whole chunks (subsections): its best scoring
+            # chunk, its lead subsection (the rule), then the other scoring chunks, so one long
+            # section cannot crowd the others out and nothing quoted is cut off mid-list.
             for chunk in chunks[: self.settings.chunks_per_parent]:
                 where = "".join(chunk.label_path[:1])
                 label = f"{doc.title}{where} [{_interval(doc.valid_from, doc.valid_to)}]"
@@ -224,6 +226,7 @@ class ResearchPipeline:
                             label,
                             doc.text[span.start : span.end],
                             relevance.get(chunk.id),
+                            chunk.id in leads,
                         )
                     )
         return _Shown(spans, {s.key: s for s in spans}, list(parents))

@@ -4,7 +4,7 @@ Pass 1 scores every offered span by the reranker's score for its subsection (whe
 one), plus the share of the question's content words it contains, plus a prior for the order it
 was offered in (retrieval rank), plus a bonus when the question asks for an amount, rate or date
 and the span states one. It keeps the subsection (the chunk) of the
-best span of each of the first three sections offered, so every strongly retrieved provision is
+best span of each of the first three sections offered (and that section's opening subsection, where a provision states its rule), so every strongly retrieved provision is
 quoted, then the subsections of the best remaining spans, up to ``MAX_SUBSECTIONS``. A
 subsection is quoted whole, so a lead-in ("The amount of the producer offset is:") comes with the
 paragraphs it introduces. Pass 2 makes one claim per subsection whose text *is* its spans, each
@@ -86,6 +86,10 @@ class ExtractiveGenerator:
             best = next((key for _, _, key in scored if by_key[key].source_id == source), None)
             if best is not None and _chunk(by_key[best]) not in chunks:
                 chunks.append(_chunk(by_key[best]))
+            # and the provision's opening subsection, where its rule is stated
+            lead = next((s for s in spans if s.source_id == source and s.lead and _quotable(s.text)), None)
+            if lead is not None and _chunk(lead) not in chunks and len(chunks) < self.max_subsections:
+                chunks.append(_chunk(lead))
         for _, _, key in scored:
             if len(chunks) >= self.max_subsections:
                 break

@@ -26,6 +26,7 @@ class NumberedSpan:
     label: str  # "ITAA 1997 s 328-110(1) [in force 2012-04-15 to 2016-06-30, C2015C00285]"
     text: str
     relevance: float | None = None  # the reranker's score for the span's chunk, where it scored one
+    lead: bool = False  # the span is in its provision's opening subsection (where the rule is stated)
 
 
 @dataclass(frozen=True)
