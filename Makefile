@@ -7,7 +7,7 @@ SERVICES := corpus verifier ingest research web
 export ASAT_CORPUS_DIR ?= $(abspath ../shared/corpus)
 export ASAT_TEST_DATABASE_URL ?= postgresql://postgres@127.0.0.1:5432/postgres
 
-.PHONY: up down install test lint typecheck contracts pytest clean models
+.PHONY: up down install test lint typecheck contracts pytest clean models eval
 
 $(VENV)/.installed: $(foreach s,$(SERVICES),services/$(s)/pyproject.toml) requirements-dev.txt
 	@command -v $(PYTHON) >/dev/null || { echo "error: $(PYTHON) not found; install Python 3.11 or run make PYTHON=/path/to/python3.11"; exit 1; }
@@ -30,6 +30,20 @@ up: install
 models: install
 	@$(PY) scripts/stack.py up
 	$(PY) -m asat_research.relevance.train_cli train
+
+# `make eval`: the project's suite against the running stack (`make up`), reports under var/eval/,
+# compared with the previous run; fails when referential integrity is not 1.0 or a temporal
+# violation appears (eval_cli's exit status).
+EVAL_URL ?= http://127.0.0.1:8730
+eval: install
+	@mkdir -p var/eval
+	@if [ -f var/eval/latest.json ]; then cp var/eval/latest.json var/eval/previous.json; fi
+	@start=$$(date +%s); status=0; \
+	$(PY) -m asat_research.eval_cli --suite gold-set/pit_suite.yaml --url $(EVAL_URL) \
+	  --out var/eval/latest.json --html var/eval/latest.html || status=$$?; \
+	if [ -f var/eval/previous.json ] && [ -f var/eval/latest.json ]; then \
+	  $(PY) -m asat_research.eval_compare var/eval/previous.json var/eval/latest.json || true; fi; \
+	echo "make eval: $$(( $$(date +%s) - start )) s; reports in var/eval/latest.json and latest.html"; exit $$status
 
 down:
 	@if [ -x $(PY) ]; then $(PY) scripts/stack.py down; else echo "nothing to stop: $(VENV) does not exist"; fi

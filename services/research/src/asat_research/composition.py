@@ -9,6 +9,7 @@
 | ``ASAT_RERANKER_MODEL_DIR`` | the domain ranker's artifacts and model card | ``models/relevance`` of this checkout |
 | ``ASAT_GATE_MIN_SCORE`` | the gate's floor on the reranker's scale | measured, per reranker |
 | ``ASAT_GATE_CORROBORATION_SCORE`` | below it a second independent source is required | measured, per reranker |
+| ``ASAT_GATE_GAP_MARGIN`` | a marker of law not held within this of the best passage abstains | measured, per reranker (0.05 otherwise) |
 | ``ASAT_GENERATION_*`` | see ``asat_research.generation.factory`` | extractive |
 | ``ASAT_EMBEDDER``, ``ASAT_INDEX_ACTS``, ``ASAT_INDEX_RULINGS`` | must match the index service | |
 """
@@ -41,6 +42,10 @@ from asat_research.verifier_client import HttpVerifierClient
 # a test keeps these inside the measured window). The cross-encoder has no default: calibrate it.
 DEFAULT_MIN_SCORE = {"hybrid": 0.835, "embedding-cosine": 0.64}
 DEFAULT_CORROBORATION = {"hybrid": 0.847, "embedding-cosine": 0.65}
+# The margin within which a marker of law not held (a gap, not yet enacted) beats the best held
+# passage. The domain ranker's floor and margin are chosen by cross-validation on the suite
+# (scripts/calibrate_gate_cv.py; gold-set/calibration/domain-cv.json, kept equal by a test).
+DEFAULT_GAP_MARGIN: dict[str, float] = {}
 RERANKERS = ("domain", "hybrid", "embedding-cosine", "cross-encoder")
 # How many chunks the first stage hands each reranker: the domain ranker reads the top 100 (the
 # gold section is among them for 95% of the suite's answerable questions, 85% at 20).
@@ -101,9 +106,15 @@ def gate_config(values: Mapping[str, str], reranker: Reranker) -> GateConfig:
             thresholds[name] = float(raw) if raw else defaults[key]
         except ValueError as exc:
             raise ResearchConfigError(f"{name}={raw!r} is not a number") from exc
+    raw_margin = values.get("ASAT_GATE_GAP_MARGIN")
+    try:
+        margin = float(raw_margin) if raw_margin else DEFAULT_GAP_MARGIN.get(key, GateConfig.gap_margin)
+    except ValueError as exc:
+        raise ResearchConfigError(f"ASAT_GATE_GAP_MARGIN={raw_margin!r} is not a number") from exc
     return GateConfig(
         min_score=thresholds["ASAT_GATE_MIN_SCORE"],
         corroboration_score=thresholds["ASAT_GATE_CORROBORATION_SCORE"],
+        gap_margin=margin,
         scale=reranker.scale,
     )
 
