@@ -3,9 +3,12 @@
 The suite is run once with the gate's thresholds switched off: generation and verification do
 not depend on the gate, so each case's answer is known, and what any thresholds would have
 decided can be replayed from the case's scores. Folds keep a temporal pair (``PIT-T01a`` and
-``PIT-T01b``) together. For each fold the thresholds are chosen on the other folds (the most
-``accurate - HALLUCINATION_COST * hallucinated``, fewer abstentions breaking ties) and applied
-to the fold: the metrics reported are the out-of-fold ones. The thresholds the service ships are
+``PIT-T01b``) together. For each fold the thresholds are chosen on the other folds and applied
+to the fold: the metrics reported are the out-of-fold ones. The choice follows the product's
+floors: among thresholds whose hallucination rate is at most ``MAX_HALLUCINATION`` and whose
+correct-abstention rate is at least ``MIN_CORRECT_ABSTENTION`` on the training folds, the one
+answering the most cases accurately (fewer hallucinations, then a lower floor, breaking ties);
+where none reaches the floors, the one with the fewest hallucinations. The thresholds the service ships are
 chosen on the whole suite the same way.
 """
 
@@ -21,7 +24,8 @@ from asat_research.evaluation.metrics import Metrics, Tally, aggregate
 from asat_research.evaluation.scoring import Verdict
 from asat_research.gold import Expect
 
-HALLUCINATION_COST = 3.0
+MAX_HALLUCINATION = 0.05
+MIN_CORRECT_ABSTENTION = 0.9
 GAP_MARGINS = (-1.0, 0.0, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3)  # -1: the marker rule never fires
 FOLDS = 5
 
@@ -88,10 +92,17 @@ def tallies(cases: Sequence[CaseEvidence], chosen: Sequence[Thresholds]) -> list
     return out
 
 
-def objective(cases: Sequence[CaseEvidence], t: Thresholds) -> tuple[float, int]:
-    verdicts = Counter(replay(c, t)[1] for c in cases)
-    utility = verdicts[Verdict.ACCURATE] - HALLUCINATION_COST * verdicts[Verdict.HALLUCINATED]
-    return utility, -verdicts[Verdict.MISSING]
+def objective(cases: Sequence[CaseEvidence], t: Thresholds) -> tuple[int, int, int]:
+    """(meets the floors, accurate answers, -hallucinations): larger is better."""
+    outcomes = [(c.expect, replay(c, t)[1]) for c in cases]
+    verdicts = Counter(v for _, v in outcomes)
+    abstain = [v for e, v in outcomes if e is Expect.ABSTAIN]
+    correct = sum(v is Verdict.MISSING for v in abstain) / len(abstain) if abstain else 1.0
+    hallucination = verdicts[Verdict.HALLUCINATED] / len(cases) if cases else 0.0
+    feasible = hallucination <= MAX_HALLUCINATION and correct >= MIN_CORRECT_ABSTENTION
+    if feasible:
+        return 1, verdicts[Verdict.ACCURATE], -verdicts[Verdict.HALLUCINATED]
+    return 0, -verdicts[Verdict.HALLUCINATED], verdicts[Verdict.ACCURATE]
 
 
 def candidates(cases: Sequence[CaseEvidence]) -> list[Thresholds]:

@@ -3,7 +3,7 @@
 The model directory holds ``model.onnx`` (a sequence-classification model with one output
 logit, inputs ``input_ids``, ``attention_mask`` and, where the model has them,
 ``token_type_ids``) and ``tokenizer.json`` (a Hugging Face fast tokenizer). Pairs are truncated
-to ``max_length`` word pieces, the passage first.
+to ``max_length`` word pieces, the longer of the two first.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ class OnnxCrossEncoder:
         self._session: Any = ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
         self._inputs = {i.name for i in self._session.get_inputs()}
         self._tokenizer: Any = Tokenizer.from_file(str(tokenizer))
-        self._tokenizer.enable_truncation(max_length=max_length, strategy="only_second")
+        self._tokenizer.enable_truncation(max_length=max_length, strategy="longest_first")
         self._tokenizer.enable_padding()
         self.max_length = max_length
 
