@@ -208,12 +208,15 @@ def stop_order(steps: Sequence[Step]) -> tuple[Step, ...]:
 def service_env(settings: StackSettings, base: Mapping[str, str], database_url: str | None) -> dict[str, str]:
     """The environment every stack process gets: ``base`` (so ``ASAT_INDEX_ACTS``,
     ``ASAT_INDEX_RULINGS``, ``ASAT_EMBEDDER``, ``ASAT_GENERATION_*`` ... pass through), the
-    stack's hosts, ports and URLs, and the directories under the var dir unless set in ``base``."""
+    stack's hosts, ports and URLs, and the directories (under the var dir; the vector cache in the
+    user's cache directory) unless set in ``base``."""
     env = dict(base)
     var = settings.var_dir
+    user_cache = Path(base.get("XDG_CACHE_HOME") or Path(base.get("HOME") or Path.home()) / ".cache")
     for name, default in (
         ("ASAT_INDEX_DIR", var / "index"),
-        ("ASAT_VECTOR_CACHE_DIR", var / "vector-cache"),
+        # Vectors live in the user's cache, shared by every checkout: a second clone embeds nothing again.
+        ("ASAT_VECTOR_CACHE_DIR", user_cache / "asat" / "vectors"),
         ("ASAT_CACHE_DIR", var / "cache"),
     ):
         if not env.get(name, "").strip():

@@ -59,6 +59,7 @@ def stack_env(var_dir: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("ASAT_DATABASE_URL", "ASAT_AUDIT_MIGRATE_URL")}
     env |= {
         "ASAT_VAR_DIR": str(var_dir / "var"),
+        "ASAT_VECTOR_CACHE_DIR": str(var_dir / "vectors"),  # not the user's shared cache
         "ASAT_CORPUS_DIR": os.environ.get("ASAT_CORPUS_DIR", str(REPO.parent / "shared" / "corpus")),
         # The parsed corpus is cached by content; sharing the repository's cache keeps this fast.
         "ASAT_CACHE_DIR": os.environ.get("ASAT_CACHE_DIR", str(REPO / "var" / "cache")),

@@ -146,7 +146,13 @@ def test_research_waits_for_the_database_the_verifier_and_the_index_server() -> 
 
 def test_service_env_passes_the_scope_through_and_points_every_service_at_the_others() -> None:
     settings = settings_from_env({"ASAT_VAR_DIR": "/v", "ASAT_INGEST_PORT": "9720"}, REPO)
-    base = {"ASAT_INDEX_ACTS": "abn1999", "ASAT_INDEX_RULINGS": "none", "ASAT_EMBEDDER": "hash", "PATH": "/bin"}
+    base = {
+        "ASAT_INDEX_ACTS": "abn1999",
+        "ASAT_INDEX_RULINGS": "none",
+        "ASAT_EMBEDDER": "hash",
+        "PATH": "/bin",
+        "HOME": "/home/agent",
+    }
     env = service_env(settings, base, "postgresql://asat_app:pw@127.0.0.1:1/asat")
     for key, value in base.items():
         assert env[key] == value
@@ -154,7 +160,9 @@ def test_service_env_passes_the_scope_through_and_points_every_service_at_the_ot
     assert env["ASAT_INGEST_PORT"] == "9720"
     assert env["ASAT_RESEARCH_URL"] == "http://127.0.0.1:8730"
     assert env["ASAT_INDEX_DIR"] == "/v/index"
-    assert env["ASAT_VECTOR_CACHE_DIR"] == "/v/vector-cache"
+    assert env["ASAT_VECTOR_CACHE_DIR"] == "/home/agent/.cache/asat/vectors"  # shared by every checkout
+    xdg = service_env(settings, {"XDG_CACHE_HOME": "/xdg"}, None)
+    assert xdg["ASAT_VECTOR_CACHE_DIR"] == "/xdg/asat/vectors"
     assert env["ASAT_CACHE_DIR"] == "/v/cache"
     assert env["ASAT_DATABASE_URL"] == "postgresql://asat_app:pw@127.0.0.1:1/asat"
 

@@ -6,7 +6,7 @@
 | ``ASAT_INDEX_DIR`` | directory of the Edge index or qdrant-local | ``var/index`` |
 | ``ASAT_QDRANT_URL`` / ``ASAT_QDRANT_API_KEY`` | server URL / key, for ``qdrant`` | |
 | ``ASAT_INDEX_COLLECTION`` | collection name | ``asat`` |
-| ``ASAT_VECTOR_CACHE_DIR`` | vector cache directory | ``var/vector-cache`` |
+| ``ASAT_VECTOR_CACHE_DIR`` | vector cache directory (shared by every checkout on the machine) | ``$XDG_CACHE_HOME/asat/vectors``, else ``~/.cache/asat/vectors`` |
 | ``ASAT_EMBEDDER`` | ``minilm``, ``hash`` (tests only), ``openai``, ``ollama`` | ``minilm`` |
 | ``ASAT_EMBEDDER_MODEL`` / ``_DIM`` / ``_BASE_URL`` / ``_API_KEY`` | for ``openai`` / ``ollama`` | |
 | ``ASAT_INDEX_ACTS`` / ``ASAT_INDEX_RULINGS`` | the index scope (see ``asat_corpus.index_scope``) | all / ``public`` |
@@ -52,6 +52,13 @@ class IngestConfig:
     scope: IndexScope
 
 
+def default_vector_cache_dir(values: Mapping[str, str]) -> Path:
+    """The user's cache directory: vectors are keyed by the embedder's identity and the text, so a
+    second checkout, CI, or a rebuild after a code change embeds nothing embedded before."""
+    base = values.get("XDG_CACHE_HOME") or str(Path(values.get("HOME") or Path.home()) / ".cache")
+    return Path(base) / "asat" / "vectors"
+
+
 def config_from_env(env: Mapping[str, str] | None = None) -> IngestConfig:
     values = os.environ if env is None else env
     kind = values.get("ASAT_INDEX", "edge")
@@ -71,7 +78,7 @@ def config_from_env(env: Mapping[str, str] | None = None) -> IngestConfig:
         qdrant_url=url,
         qdrant_api_key=values.get("ASAT_QDRANT_API_KEY") or None,
         collection=values.get("ASAT_INDEX_COLLECTION", DEFAULT_COLLECTION),
-        cache_dir=Path(values.get("ASAT_VECTOR_CACHE_DIR", "var/vector-cache")),
+        cache_dir=Path(values.get("ASAT_VECTOR_CACHE_DIR") or default_vector_cache_dir(values)),
         vector_config=vector_config,
         embedder_base_url=values.get("ASAT_EMBEDDER_BASE_URL") or None,
         embedder_api_key=values.get("ASAT_EMBEDDER_API_KEY") or None,
