@@ -123,3 +123,13 @@ def test_the_subsection_the_reranker_scored_highest_is_quoted_before_word_overla
     relevance = {"S1": 0.1, "S3": 0.9}
     scored = [replace(s, relevance=relevance.get(s.key)) for s in SPANS]
     assert ExtractiveGenerator(max_subsections=1).select(question, scored).keys == ("S3",)
+
+
+def test_every_lead_subsection_of_a_section_is_quoted_a_preamble_and_the_rule_after_it() -> None:
+    preamble = replace(_span(1, "General rule: based on aggregated turnover at the start of the year"), lead=True)
+    rule = replace(_span(2, "(1) You are a small business entity if your turnover is less than $2 million"), lead=True)
+    other = _span(3, "(3) However, you are not a small business entity because of paragraph (1)(b) if:")
+    selection = ExtractiveGenerator(max_subsections=6).select(
+        "Is an unrelated question answered?", [other, preamble, rule]
+    )
+    assert {"S1", "S2"} <= set(selection.keys)

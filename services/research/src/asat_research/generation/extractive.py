@@ -86,10 +86,10 @@ class ExtractiveGenerator:
             best = next((key for _, _, key in scored if by_key[key].source_id == source), None)
             if best is not None and _chunk(by_key[best]) not in chunks:
                 chunks.append(_chunk(by_key[best]))
-            # and the provision's opening subsection, where its rule is stated
-            lead = next((s for s in spans if s.source_id == source and s.lead and _quotable(s.text)), None)
-            if lead is not None and _chunk(lead) not in chunks and len(chunks) < self.max_subsections:
-                chunks.append(_chunk(lead))
+            # and the provision's opening subsection(s), where its rule is stated
+            for lead in (s for s in spans if s.source_id == source and s.lead and _quotable(s.text)):
+                if _chunk(lead) not in chunks and len(chunks) < self.max_subsections:
+                    chunks.append(_chunk(lead))
         for _, _, key in scored:
             if len(chunks) >= self.max_subsections:
                 break
