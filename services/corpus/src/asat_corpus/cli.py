@@ -14,7 +14,7 @@ from typing import Any
 from asat_corpus.corpus_build import CorpusBuild, date_provisions, load_corpus
 from asat_corpus.date_audit import DateAudit, PairListing, YearRow, audit, parse_years
 from asat_corpus.index_scope import IndexScopeError, index_scope_from_env
-from asat_corpus.provision import Bound, ProvisionTimeline, ProvisionVersion, VersionGap
+from asat_corpus.provision import Bound, ProvisionTimeline, ProvisionVersion, TextComparison, VersionGap
 from asat_corpus.resolution import Resolution, Status, resolve, resolve_as_known
 from asat_corpus.sources import SourcesError, load_sources
 from asat_corpus.vector_config import VectorConfigError, vector_config_from_env
@@ -245,18 +245,7 @@ def _versions(build: CorpusBuild, act: str, provision: str, as_json: bool) -> in
                     "repealed_by": str(timeline.repealed_by) if timeline.repealed_by else None,
                     "timeline": [{"type": kind, **body} for _, kind, body in events],
                     "notes": list(timeline.notes),
-                    "comparisons": [
-                        {
-                            "earlier": c.earlier_register_id,
-                            "later": c.later_register_id,
-                            "merged": c.merged,
-                            "verdict": c.verdict,
-                            "similarity": c.similarity,
-                            "cause": c.cause,
-                            "diff": list(c.diff),
-                        }
-                        for c in timeline.comparisons
-                    ],
+                    "comparisons": [comparison_json(c) for c in timeline.comparisons],
                 },
                 indent=2,
             )
@@ -330,11 +319,9 @@ def _row_json(row: YearRow) -> dict[str, Any]:
     }
 
 
-def _pair_json(pair: PairListing) -> dict[str, Any]:
-    c = pair.comparison
+def comparison_json(c: TextComparison) -> dict[str, Any]:
+    """One judged pair of texts (conversion noise or a real change), as the CLI prints it."""
     return {
-        "act": pair.act,
-        "provision": pair.number,
         "earlier": c.earlier_register_id,
         "later": c.later_register_id,
         "merged": c.merged,
@@ -342,6 +329,14 @@ def _pair_json(pair: PairListing) -> dict[str, Any]:
         "similarity": c.similarity,
         "cause": c.cause,
         "diff": list(c.diff),
+    }
+
+
+def _pair_json(pair: PairListing) -> dict[str, Any]:
+    return {
+        "act": pair.act,
+        "provision": pair.number,
+        **comparison_json(pair.comparison),
         "dated_by": pair.dated_by or None,
     }
 

@@ -23,6 +23,7 @@ import httpx
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from asat_research.api import ResearchRequest
+from asat_research.cli_arguments import positive_seconds
 
 URL_ENV = "ASAT_RESEARCH_URL"
 DEFAULT_URL = "http://127.0.0.1:8730"
@@ -250,16 +251,6 @@ def _interval(item: CitationOut | ReadingOut) -> str:
     return f"in force {start} to {last}"
 
 
-def _seconds(raw: str) -> float:
-    try:
-        value = float(raw)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{raw!r} is not a number of seconds") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"{raw} is not a positive number of seconds")
-    return value
-
-
 def parser(env: Mapping[str, str]) -> argparse.ArgumentParser:
     result = argparse.ArgumentParser(
         prog="python -m asat_research.ask",
@@ -278,7 +269,7 @@ def parser(env: Mapping[str, str]) -> argparse.ArgumentParser:
         help=f"the research service (default ${URL_ENV}, else {DEFAULT_URL})",
     )
     result.add_argument(
-        "--timeout", type=_seconds, default=DEFAULT_TIMEOUT_S, metavar="SECONDS", help="default %(default)g"
+        "--timeout", type=positive_seconds, default=DEFAULT_TIMEOUT_S, metavar="SECONDS", help="default %(default)g"
     )
     return result
 

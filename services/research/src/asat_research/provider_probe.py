@@ -25,6 +25,7 @@ import os
 import sys
 from collections.abc import Mapping, Sequence
 
+from asat_research.cli_arguments import positive_seconds
 from asat_research.generation import aggregator, anthropic_adapter, ollama_adapter
 from asat_research.generation.factory import BASE_URL, MODEL
 from asat_research.probe.build import DEFAULT_TIMEOUT_S, GenerationConfigError, configured_provider, probe_generator
@@ -53,16 +54,6 @@ def probe(env: Mapping[str, str], timeout: float = DEFAULT_TIMEOUT_S) -> ProbeRe
     return ProbeReport(provider, endpoint, model, timeout, checks=run_checks(generator, model))
 
 
-def _positive(raw: str) -> float:
-    try:
-        value = float(raw)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{raw!r} is not a number of seconds") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"{raw} is not a positive number of seconds")
-    return value
-
-
 def parser() -> argparse.ArgumentParser:
     result = argparse.ArgumentParser(
         prog="python -m asat_research.provider_probe",
@@ -73,7 +64,7 @@ def parser() -> argparse.ArgumentParser:
     result.add_argument("--json", action="store_true", help="print one JSON object instead of lines")
     result.add_argument(
         "--timeout",
-        type=_positive,
+        type=positive_seconds,
         default=DEFAULT_TIMEOUT_S,
         metavar="SECONDS",
         help=f"per request; no retries (default {DEFAULT_TIMEOUT_S:g})",

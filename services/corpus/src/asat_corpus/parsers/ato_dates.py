@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 from datetime import date
 
-_MONTHS = {
+MONTH_NUMBERS = {
     name: index
     for index, name in enumerate(
         (
@@ -36,7 +36,7 @@ _MONTHS = {
         start=1,
     )
 }
-_DATE = re.compile(r"\b(\d{1,2})\s*(" + "|".join(_MONTHS) + r")\s+(\d{4}|\d{2})\b", re.IGNORECASE)
+_DATE = re.compile(r"\b(\d{1,2})\s*(" + "|".join(MONTH_NUMBERS) + r")\s+(\d{4}|\d{2})\b", re.IGNORECASE)
 _DATE_LINE = re.compile(r"^\s*" + _DATE.pattern + r"\s*\.?\s*(\[\d{1,3}\]\s*)*$", re.IGNORECASE)
 TWO_DIGIT_CENTURY = 1900  # "18 March 77" in old IT rulings
 _SIGN_OFF = re.compile(r"^\s*((deputy|second|first)\s+)?commissioner of taxation\s*$", re.IGNORECASE)
@@ -49,7 +49,7 @@ def parse_date(text: str) -> date | None:
     match = _DATE.search(text)
     if match is None:
         return None
-    day, month, year = int(match.group(1)), _MONTHS[match.group(2).lower()], int(match.group(3))
+    day, month, year = int(match.group(1)), MONTH_NUMBERS[match.group(2).lower()], int(match.group(3))
     if year < 100:
         year += TWO_DIGIT_CENTURY
     try:
