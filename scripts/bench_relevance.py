@@ -5,7 +5,8 @@
    lists, and every ranker orders the same candidates. NDCG@10, recall@1/5/10 and MRR at the
    section level, overall and per source.
 2. **The suite's answerable cases**: the real retrieval for each case's date, reranked by each
-   reranker; recall@1/5/10 of a gold section and MRR, overall and per tag.
+   reranker (and by the cascade with the cross-encoder, not shipped, where its weights are on
+   this machine); recall@1/5/10 of a gold section and MRR, overall and per tag.
 
 Needs the index service running (``make up``). Prints a table, or ``--json``.
 
@@ -27,6 +28,10 @@ from asat_research.audit.memory_store import InMemoryAuditStore
 from asat_research.composition import build_service
 from asat_research.gold import Expect, GoldCase, ProvisionRef, RulingRef, load_suite
 from asat_research.parent_merge import ParentContext
+from asat_research.pipeline import ResearchPipeline
+from asat_research.relevance.blend import Blend
+from asat_research.relevance.domain_reranker import DEFAULT_MODEL_DIR, Cascade, DomainReranker
+from asat_research.relevance.onnx_cross_encoder import OnnxCrossEncoder
 from asat_research.relevance.ranking_metrics import ranking_quality
 from asat_research.relevance.train_cli import CandidatesUnavailable, measure, prepare, split_lists
 from asat_research.rerank import EmbeddingCosineReranker, HybridReranker, Reranker
@@ -42,37 +47,49 @@ def _matches(parent: ParentContext, gold: Sequence[ProvisionRef | RulingRef]) ->
     return False
 
 
-def suite_quality(cases: Sequence[GoldCase], rerankers: dict[str, tuple[Reranker, int]]) -> dict[str, Any]:
-    service = build_service(audit=InMemoryAuditStore())
-    pipeline = service.pipeline
+def suite_quality(
+    pipeline: ResearchPipeline, cases: Sequence[GoldCase], rerankers: dict[str, tuple[Reranker, int]]
+) -> dict[str, Any]:
+    """Recall and MRR of a gold section after each reranker, on the real retrieval for each case's date."""
     out: dict[str, Any] = {}
-    try:
-        for name, (reranker, limit) in rerankers.items():
-            pipeline.ports = replace(pipeline.ports, reranker=reranker)
-            pipeline.settings = replace(pipeline.settings, retrieve_limit=limit)
-            rankings: list[list[int]] = []
-            tags: dict[str, list[list[int]]] = {}
-            for case in cases:
-                ranking = pipeline.rank(case.question, case.income_year, case.as_of)
-                # One entry per section: versions and markers of a provision count once.
-                seen: set[str] = set()
-                relevance: list[int] = []
-                for parent in ranking.parents:
-                    key = f"{parent.payload.get('act')}:{parent.payload.get('provision')}"
-                    key = parent.source_id if key == "None:None" else key
-                    if key in seen:
-                        continue
-                    seen.add(key)
-                    relevance.append(int(_matches(parent, case.gold)))
-                rankings.append(relevance)
-                for tag in case.tags:
-                    tags.setdefault(tag, []).append(relevance)
-            overall = ranking_quality(rankings, [1] * len(rankings)).as_dict()
-            by_tag = {t: ranking_quality(r, [1] * len(r)).as_dict() for t, r in sorted(tags.items())}
-            out[name] = {"overall": overall, "by_tag": by_tag}
-    finally:
-        service.close()
+    for name, (reranker, limit) in rerankers.items():
+        pipeline.ports = replace(pipeline.ports, reranker=reranker)
+        pipeline.settings = replace(pipeline.settings, retrieve_limit=limit)
+        rankings: list[list[int]] = []
+        tags: dict[str, list[list[int]]] = {}
+        for case in cases:
+            ranking = pipeline.rank(case.question, case.income_year, case.as_of)
+            # One entry per section: versions and markers of a provision count once.
+            seen: set[str] = set()
+            relevance: list[int] = []
+            for parent in ranking.parents:
+                key = f"{parent.payload.get('act')}:{parent.payload.get('provision')}"
+                key = parent.source_id if key == "None:None" else key
+                if key in seen:
+                    continue
+                seen.add(key)
+                relevance.append(int(_matches(parent, case.gold)))
+            rankings.append(relevance)
+            for tag in case.tags:
+                tags.setdefault(tag, []).append(relevance)
+        overall = ranking_quality(rankings, [1] * len(rankings)).as_dict()
+        by_tag = {t: ranking_quality(r, [1] * len(r)).as_dict() for t, r in sorted(tags.items())}
+        out[name] = {"overall": overall, "by_tag": by_tag}
     return out
+
+
+def measured_cascade(domain: DomainReranker) -> DomainReranker | None:
+    """The domain ranker with the cascade measured by ``scripts/fit_cascade.py`` (its blend is kept
+    in the ranker's card), where the cross-encoder's weights are on this machine."""
+    card = json.loads((DEFAULT_MODEL_DIR / "card.json").read_text())
+    blend = card.get("cascade", {}).get("blend")
+    encoder_dir = DEFAULT_MODEL_DIR.parent / "cross-encoder"
+    if not blend or not (encoder_dir / "model.onnx").is_file():
+        return None
+    length = int(json.loads((encoder_dir / "card.json").read_text())["hyper_parameters"]["max_length"])
+    encoder = OnnxCrossEncoder(encoder_dir, max_length=length)
+    cascade = Cascade(encoder, Blend(blend["w_ltr"], blend["w_ce"], blend["bias"]), int(blend["top_k"]))
+    return DomainReranker(domain.model, domain.stats, cascade)
 
 
 def main() -> int:
@@ -94,16 +111,20 @@ def main() -> int:
         "by_source": measured.by_source,
     }
     cases = [c for c in load_suite(Path(args.suite)).cases if c.expect is not Expect.ABSTAIN]
-    service_reranker = build_service(audit=InMemoryAuditStore()).pipeline.ports.reranker
-    suite = suite_quality(
-        cases,
-        {
-            "hybrid, 30 candidates (before)": (HybridReranker(), 30),
-            "MiniLM cosine, 100 candidates": (EmbeddingCosineReranker(), 100),
-            "hybrid, 100 candidates": (HybridReranker(), 100),
-            f"{service_reranker.name}, 100 candidates": (service_reranker, 100),
-        },
-    )
+    service = build_service(audit=InMemoryAuditStore())
+    domain = service.pipeline.ports.reranker
+    rerankers: dict[str, tuple[Reranker, int]] = {
+        "hybrid, 30 candidates (before)": (HybridReranker(), 30),
+        "MiniLM cosine, 100 candidates": (EmbeddingCosineReranker(), 100),
+        "hybrid, 100 candidates": (HybridReranker(), 100),
+        f"{domain.name}, 100 candidates": (domain, 100),
+    }
+    if isinstance(domain, DomainReranker) and (cascade := measured_cascade(domain)) is not None:
+        rerankers["cascade (not shipped), 100 candidates"] = (cascade, 100)
+    try:
+        suite = suite_quality(service.pipeline, cases, rerankers)
+    finally:
+        service.close()
     report = {"test_slice": test_slice, "suite_answerable": {"cases": len(cases), "rerankers": suite}}
     if args.json:
         print(json.dumps(report, indent=2))

@@ -20,6 +20,7 @@ import argparse
 import json
 import sys
 import time
+from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -48,6 +49,32 @@ def _error_class(case: GoldCase, outcome: ResearchOutcome, verdict: Verdict) -> 
     if any(cites(c, g) for c in answer.citations for g in case.gold):
         return "right section, wrong subsection (or a trap quoted, or premise not flagged)"
     return "wrong section"
+
+
+def gate_off_summary(evidence: list[CaseEvidence], top: int = 20) -> dict[str, Any]:
+    """With the thresholds off: the verdicts, the classes of error, and how often the answers the
+    reranker scored highest are right against the rest (does its score separate them?)."""
+    answered = sorted((e for e in evidence if e.base_decision == "answer"), key=lambda e: -(e.top_score or 0.0))
+
+    def share_accurate(cases: list[CaseEvidence]) -> float | None:
+        return round(sum(e.verdict is Verdict.ACCURATE for e in cases) / len(cases), 3) if cases else None
+
+    classes = Counter(e.error_class for e in evidence if e.verdict is Verdict.HALLUCINATED)
+    return {
+        "accurate": sum(e.verdict is Verdict.ACCURATE for e in evidence),
+        "hallucinated": sum(e.verdict is Verdict.HALLUCINATED for e in evidence),
+        "answered": len(answered),
+        "error_classes": dict(sorted((str(k), v) for k, v in classes.items())),
+        "abstained_answerable_by_decision": dict(
+            sorted(
+                Counter(
+                    e.base_decision for e in evidence if e.verdict is Verdict.MISSING and e.expect is not Expect.ABSTAIN
+                ).items()
+            )
+        ),
+        f"accurate_share_of_top_{top}_answers": share_accurate(answered[:top]),
+        "accurate_share_of_other_answers": share_accurate(answered[top:]),
+    }
 
 
 def main() -> int:
@@ -127,10 +154,7 @@ def main() -> int:
             }
             for e in evidence
         ],
-        "gate_off": {
-            "accurate": sum(e.verdict is Verdict.ACCURATE for e in evidence),
-            "hallucinated": sum(e.verdict is Verdict.HALLUCINATED for e in evidence),
-        },
+        "gate_off": gate_off_summary(evidence),
     }
     if args.write:
         OUT_DIR.mkdir(parents=True, exist_ok=True)
@@ -144,6 +168,7 @@ def main() -> int:
         for name, value in report["out_of_fold"].items():
             print(f"  out-of-fold {name:<32} {value}")
         print(f"  out-of-fold error classes {report['out_of_fold_error_classes']}")
+        print(f"  gate off: {report['gate_off']}")
     service.close()
     return 0
 

@@ -40,7 +40,7 @@ from asat_research.relevance.features import FEATURE_NAMES, candidate_features
 from asat_research.relevance.ltr_model import EARLY_STOPPING, MAX_ROUNDS, PARAMS, Calibration, LtrModel, train_booster
 from asat_research.relevance.ranking_metrics import ranked_sections
 from asat_research.relevance.stats import RelevanceStats
-from asat_research.relevance.training_data import TrainingSet, build_training_set
+from asat_research.relevance.training_data import SPLITS, TrainingSet, build_training_set
 from asat_research.retrieval_http import HttpRetriever
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -100,7 +100,7 @@ class Measured:
 
 
 def split_lists(lists: Sequence[CandidateList]) -> dict[str, list[CandidateList]]:
-    return {s: [cl for cl in lists if cl.example.split == s] for s in ("train", "dev", "test")}
+    return {s: [cl for cl in lists if cl.example.split == s] for s in SPLITS}
 
 
 def measure(by_split: dict[str, list[CandidateList]], stats: RelevanceStats) -> Measured:

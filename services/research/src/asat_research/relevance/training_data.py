@@ -89,9 +89,6 @@ class TrainingSet:
     abstentions: list[AbstentionExample]
     counts: Counter[str] = field(default_factory=Counter)
 
-    def by_split(self, split: str) -> list[TrainingExample]:
-        return [e for e in self.examples if e.split == split]
-
     def digest(self) -> str:
         """A hash of every example: the training data's identity in a model card."""
         h = hashlib.sha256()
