@@ -25,6 +25,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from asat_corpus.contracts.decisions import is_answered
 from asat_research.audit.memory_store import InMemoryAuditStore
 from asat_research.composition import build_service
 from asat_research.evaluation.corpus_checks import CorpusDates, ServedResolver
@@ -54,7 +55,7 @@ def _error_class(case: GoldCase, outcome: ResearchOutcome, verdict: Verdict) -> 
 def gate_off_summary(evidence: list[CaseEvidence], top: int = 20) -> dict[str, Any]:
     """With the thresholds off: the verdicts, the classes of error, and how often the answers the
     reranker scored highest are right against the rest (does its score separate them?)."""
-    answered = sorted((e for e in evidence if e.base_decision == "answer"), key=lambda e: -(e.top_score or 0.0))
+    answered = sorted((e for e in evidence if is_answered(e.base_decision)), key=lambda e: -(e.top_score or 0.0))
 
     def share_accurate(cases: list[CaseEvidence]) -> float | None:
         return round(sum(e.verdict is Verdict.ACCURATE for e in cases) / len(cases), 3) if cases else None

@@ -14,6 +14,7 @@ import qdrant_edge as qe
 from asat_ingest.edge_index import QdrantEdgeIndex
 from asat_ingest.edge_query import edge_hybrid_query
 from asat_ingest.index_errors import IndexLockedError, IndexSchemaError
+from asat_ingest.index_point import YEAR_KEYS
 from asat_ingest.sparse_vector import SparseVector
 from asat_ingest.testing.vector_index_contract import VectorIndexContract
 from asat_ingest.vector_index import VectorIndex
@@ -80,14 +81,15 @@ def test_bad_collection_name(tmp_path: Path) -> None:
         QdrantEdgeIndex(tmp_path / "edge", collection="../escape")
 
 
-def _must_years(flt: qe.Filter | None) -> list[int]:
-    assert flt is not None and flt.must is not None
+def _must_years(flt: qe.Filter | None) -> list[tuple[str, int]]:
+    """The year conditions, of which one must hold: (key, year) for each."""
+    assert flt is not None and flt.should is not None and flt.must is not None
+    assert not any(isinstance(c, qe.FieldCondition) and c.key in YEAR_KEYS for c in flt.must)
     years = []
-    for condition in flt.must:
+    for condition in flt.should:
         assert isinstance(condition, qe.FieldCondition)
-        if condition.key == "income_years":
-            assert isinstance(condition.match, qe.MatchValue)
-            years.append(condition.match.value)
+        assert isinstance(condition.match, qe.MatchValue)
+        years.append((condition.key, condition.match.value))
     return years
 
 
@@ -95,9 +97,9 @@ def test_the_income_year_filter_is_on_every_prefetch_and_on_the_fused_query() ->
     request = edge_hybrid_query([1.0, 0.0], SparseVector((3,), (1.0,)), 2020, 5, 50, ["ITAA1997"], None)
     assert len(request.prefetches) == 2
     for prefetch in request.prefetches:
-        assert _must_years(prefetch.filter) == [2020]
+        assert _must_years(prefetch.filter) == [("income_years", 2020), ("then_stood_years", 2020)]
         assert prefetch.limit == 50
-    assert _must_years(request.filter) == [2020]
+    assert _must_years(request.filter) == [("income_years", 2020), ("then_stood_years", 2020)]
     assert request.limit == 5
 
 

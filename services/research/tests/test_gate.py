@@ -115,3 +115,16 @@ def test_one_held_version_and_an_unheld_part_of_the_year_answers_with_a_caveat()
     result = decide(replace(GOOD, version_spreads=(spread,)), CONFIG)
     assert result.answered
     assert "not held" in result.reasons[0] and "292-85" in result.reasons[0]
+
+
+def test_an_answer_from_the_text_as_it_then_stood_says_so_and_keeps_its_caveat() -> None:
+    caveat = "ITAA 1997 s 114-5: as it then stood (C2015C00285); amended by Act No. 70, 2015"
+    result = decide(replace(GOOD, then_stood=(caveat,)), CONFIG)
+    assert result.decision is Decision.ANSWERED_AS_THEN_STOOD and result.answered
+    assert result.reasons[0] == caveat
+
+
+def test_an_answer_as_it_then_stood_still_abstains_when_another_rule_fails() -> None:
+    evidence = replace(GOOD, then_stood=("caveat",), top_score=0.39)
+    result = decide(evidence, CONFIG)
+    assert result.decision is Decision.ABSTAIN_LOW_RELEVANCE and not result.answered

@@ -11,7 +11,7 @@ import hashlib
 import os
 import pickle
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import date
@@ -24,7 +24,7 @@ from asat_corpus.chunking import chunk_ruling, chunk_version
 from asat_corpus.endnotes import Endnotes
 from asat_corpus.generation import corpus_generation
 from asat_corpus.header_date import parse_header_date
-from asat_corpus.income_year import income_year_of, income_year_start, income_years_overlapping
+from asat_corpus.income_year import income_year_of, income_year_start
 from asat_corpus.index_payload import (
     gap_id,
     gap_payload,
@@ -44,6 +44,7 @@ from asat_corpus.provision import ParsedProvision, ProvisionTimeline
 from asat_corpus.ruling import Ruling
 from asat_corpus.ruling_validity import RulingValidity, ruling_validity
 from asat_corpus.sources import Sources, load_sources
+from asat_corpus.then_stood import ThenStood, marker_years, stretches_of, then_stood_stretches, then_stood_years
 from asat_corpus.vector_config import VectorConfig
 from asat_corpus.versioning import ALL_RULES, EMPTY_HISTORY, ActHistory, DatingRules, Observation, build_timeline
 
@@ -111,15 +112,16 @@ class CorpusBuild:
         for (act, _number), timeline in sorted(self.timelines.items()):
             if wanted is not None and act not in wanted:
                 continue
+            stretches = then_stood_stretches(timeline)
             for version in timeline.versions:
-                if not version.income_years:
+                own = stretches_of(stretches, version.id)
+                if not version.income_years and not then_stood_years(own, self.horizon):
                     continue
                 context = f"{version.act} s {version.number} {version.heading}"
                 for chunk in chunk_version(version):
-                    yield IndexItem(
-                        chunk.id, chunk.text, f"{context}\n{chunk.text}", provision_payload(chunk, version), chunk
-                    )
-            yield from _gap_items(timeline, self.horizon)
+                    payload = provision_payload(chunk, version, own, self.horizon)
+                    yield IndexItem(chunk.id, chunk.text, f"{context}\n{chunk.text}", payload, chunk)
+            yield from _gap_items(timeline, self.horizon, stretches)
             first_held = self.first_compilation_dates.get(act)
             if first_held is not None:
                 yield from _not_yet_enacted_items(timeline, first_held)
@@ -155,15 +157,16 @@ def items_generation(items: Iterable[IndexItem], vector_config: VectorConfig) ->
     return corpus_generation(((i.id, f"{i.text}\0{i.embed_text}", i.payload) for i in items), vector_config)
 
 
-def _gap_items(timeline: ProvisionTimeline, horizon: int) -> Iterator[IndexItem]:
-    """Markers for the periods a provision was in force with its text not held.
+def _gap_items(timeline: ProvisionTimeline, horizon: int, stretches: Sequence[ThenStood]) -> Iterator[IndexItem]:
+    """Markers for the periods a provision was in force with its text not held on either axis
+    (income years whose every gap day is served as it then stood get no marker).
 
     A marker is embedded with the provision's heading and the text of the version nearest to
     the gap, so a question about that provision finds it; it is shown only as the statement
     that the text for the period is not held, never as law.
     """
     for gap in timeline.gaps:
-        years = list(income_years_overlapping(gap.start, gap.end, horizon))
+        years = list(marker_years(gap, stretches, horizon))
         if not years or not timeline.versions:
             continue
         nearest = min(timeline.versions, key=lambda v: abs((v.valid_from - gap.start).days))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date
 from typing import Any
 
@@ -9,9 +10,16 @@ from asat_corpus.chunk import Chunk
 from asat_corpus.provision import ProvisionTimeline, ProvisionVersion, VersionGap
 from asat_corpus.ruling import Ruling
 from asat_corpus.ruling_validity import RulingValidity
+from asat_corpus.then_stood import ThenStood, then_stood_years
 
 
-def provision_payload(chunk: Chunk, version: ProvisionVersion) -> dict[str, Any]:
+def provision_payload(
+    chunk: Chunk, version: ProvisionVersion, then_stood: Sequence[ThenStood] = (), horizon: int | None = None
+) -> dict[str, Any]:
+    """``then_stood``: the stretches, where the law as it now stands is not held, in which this
+    text was on the books (served as it then stood, with the caveat; ``then_stood_years`` are
+    their income years, searched beside ``income_years``)."""
+    years = then_stood_years(then_stood, horizon) if then_stood and horizon is not None else ()
     return {
         "kind": "provision",
         "chunk_id": chunk.id,
@@ -30,6 +38,8 @@ def provision_payload(chunk: Chunk, version: ProvisionVersion) -> dict[str, Any]
         "start": chunk.start,
         "end": chunk.end,
         "content_hash": version.content_hash,
+        "then_stood_years": list(years),
+        "then_stood": [{"from": s.start.isoformat(), "to": s.end.isoformat(), "caveat": s.caveat} for s in then_stood],
     }
 
 

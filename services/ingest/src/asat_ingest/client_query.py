@@ -6,21 +6,24 @@ from collections.abc import Sequence
 
 from qdrant_client import models
 
+from asat_ingest.index_point import YEAR_KEYS
 from asat_ingest.rrf import RRF_K
 from asat_ingest.sparse_vector import SparseVector
 from asat_ingest.vector_index import DENSE, SPARSE
 
 
 def client_filter(income_year: int, acts: Sequence[str] | None, kinds: Sequence[str] | None) -> models.Filter:
-    """``income_years`` contains ``income_year`` AND act in ``acts`` AND kind in ``kinds``."""
-    must: list[models.Condition] = [
-        models.FieldCondition(key="income_years", match=models.MatchValue(value=income_year))
-    ]
+    """(``income_years`` OR ``then_stood_years`` contains ``income_year``) AND act in ``acts`` AND
+    kind in ``kinds``."""
+    must: list[models.Condition] = []
     if acts is not None:
         must.append(models.FieldCondition(key="act", match=models.MatchAny(any=list(acts))))
     if kinds is not None:
         must.append(models.FieldCondition(key="kind", match=models.MatchAny(any=list(kinds))))
-    return models.Filter(must=must)
+    should: list[models.Condition] = [
+        models.FieldCondition(key=key, match=models.MatchValue(value=income_year)) for key in YEAR_KEYS
+    ]
+    return models.Filter(must=must, should=should)
 
 
 def client_hybrid_prefetches(

@@ -6,19 +6,22 @@ from collections.abc import Sequence
 
 import qdrant_edge as qe
 
+from asat_ingest.index_point import YEAR_KEYS
 from asat_ingest.rrf import RRF_K
 from asat_ingest.sparse_vector import SparseVector
 from asat_ingest.vector_index import DENSE, SPARSE
 
 
 def edge_filter(income_year: int, acts: Sequence[str] | None, kinds: Sequence[str] | None) -> qe.Filter:
-    """``income_years`` contains ``income_year`` AND act in ``acts`` AND kind in ``kinds``."""
-    must: list[qe.FieldCondition] = [qe.FieldCondition(key="income_years", match=qe.MatchValue(income_year))]
+    """(``income_years`` OR ``then_stood_years`` contains ``income_year``) AND act in ``acts`` AND
+    kind in ``kinds``."""
+    must: list[qe.FieldCondition] = []
     if acts is not None:
         must.append(qe.FieldCondition(key="act", match=qe.MatchAny(list(acts))))
     if kinds is not None:
         must.append(qe.FieldCondition(key="kind", match=qe.MatchAny(list(kinds))))
-    return qe.Filter(must=list(must))
+    should = [qe.FieldCondition(key=key, match=qe.MatchValue(income_year)) for key in YEAR_KEYS]
+    return qe.Filter(must=list(must), should=list(should))
 
 
 def edge_hybrid_query(

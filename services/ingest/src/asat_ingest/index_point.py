@@ -16,6 +16,9 @@ POINT_NAMESPACE = uuid.UUID("5b0f7f0e-3c55-4a0e-9a1c-6b1f2a7d9e21")
 # Payload key under which the adapters keep the caller's string id (Qdrant ids are UUIDs).
 POINT_ID_KEY = "point_id"
 REQUIRED_PAYLOAD_KEYS = ("income_years", "act", "provision", "kind")
+# A point is searched in the income years it is in force (``income_years``) and, optionally, those
+# in which it is served as the text then stood where the law as it now stands is not held.
+YEAR_KEYS = ("income_years", "then_stood_years")
 
 
 def point_uuid(point_id: str) -> str:
@@ -30,12 +33,17 @@ def _check_payload(point_id: str, payload: Mapping[str, Any]) -> None:
             f"point {point_id!r}: payload lacks {', '.join(missing)}; every point needs "
             f"{', '.join(REQUIRED_PAYLOAD_KEYS)}"
         )
-    years = payload["income_years"]
-    if not isinstance(years, list) or not all(type(y) is int for y in years):
-        raise ValueError(f"point {point_id!r}: income_years must be a list of int, got {years!r}")
-    for year in years:
-        if not MIN_INCOME_YEAR <= year <= MAX_INCOME_YEAR:
-            raise ValueError(f"point {point_id!r}: income year {year} is outside {MIN_INCOME_YEAR}..{MAX_INCOME_YEAR}")
+    for key in YEAR_KEYS:
+        if key not in payload:
+            continue
+        years = payload[key]
+        if not isinstance(years, list) or not all(type(y) is int for y in years):
+            raise ValueError(f"point {point_id!r}: {key} must be a list of int, got {years!r}")
+        for year in years:
+            if not MIN_INCOME_YEAR <= year <= MAX_INCOME_YEAR:
+                raise ValueError(
+                    f"point {point_id!r}: {key} holds {year}, outside {MIN_INCOME_YEAR}..{MAX_INCOME_YEAR}"
+                )
     kind = payload["kind"]
     if not isinstance(kind, str) or not kind:
         raise ValueError(f"point {point_id!r}: kind must be a non-empty string, got {kind!r}")
@@ -52,7 +60,8 @@ class IndexPoint:
     """One chunk as stored: a stable string ``id``, its dense and sparse vectors, and a payload.
 
     ``payload`` holds at least ``income_years`` (list of int), ``act``, ``provision`` (str or
-    None) and ``kind`` (str), plus anything else JSON-able.
+    None) and ``kind`` (str), optionally ``then_stood_years`` (list of int), plus anything else
+    JSON-able.
     """
 
     id: str

@@ -4,8 +4,9 @@ Every adapter (Qdrant Edge in-process, ``qdrant-client`` for a server) runs the 
 suite, :mod:`asat_ingest.testing.vector_index_contract`. The rules every adapter keeps:
 
 - named vectors ``dense`` (cosine) and ``sparse`` (IDF modifier); payload indexes on
-  ``income_years`` (integer) and ``act``, ``provision``, ``kind`` (keyword);
-- the income-year ``must`` filter (and the optional act/kind filters) sits on the dense
+  ``income_years``, ``then_stood_years`` (integer) and ``act``, ``provision``, ``kind`` (keyword);
+- the income-year filter (``income_years`` or ``then_stood_years`` holds the year; see
+  :data:`asat_ingest.index_point.YEAR_KEYS`) and the optional act/kind filters sit on the dense
   prefetch, on the sparse prefetch and on the fused query: a point outside the income year is
   never scored, never ranked, never returned;
 - the two prefetch lists are fused with reciprocal rank fusion, k = 60.
@@ -17,7 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 from asat_ingest.index_errors import IndexSchemaError
-from asat_ingest.index_point import POINT_ID_KEY, IndexPoint, ScoredHit
+from asat_ingest.index_point import POINT_ID_KEY, YEAR_KEYS, IndexPoint, ScoredHit
 from asat_ingest.index_stamp import IndexStamp
 from asat_ingest.sparse_vector import SparseVector
 
@@ -25,7 +26,7 @@ DEFAULT_COLLECTION = "asat"
 DENSE = "dense"
 SPARSE = "sparse"
 KEYWORD_FIELDS = ("act", "provision", "kind")
-INTEGER_FIELDS = ("income_years",)
+INTEGER_FIELDS = YEAR_KEYS
 
 
 def new_stamp(collection: str, dense_dim: int, corpus_generation: str, embedder_identity: str) -> IndexStamp:

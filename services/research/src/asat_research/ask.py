@@ -22,6 +22,7 @@ from datetime import date, timedelta
 import httpx
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from asat_corpus.contracts.decisions import ANSWERED_AS_THEN_STOOD, is_answered
 from asat_research.api import ResearchRequest
 from asat_research.cli_arguments import positive_seconds
 
@@ -55,6 +56,7 @@ class CitationOut(_Read):
     valid_to: str | None
     quote: str
     status: str | None = None
+    then_stood: str | None = None
 
 
 class ClaimOut(_Read):
@@ -155,7 +157,7 @@ def read_outcome(url: str, response: httpx.Response) -> OutcomeOut:
             f"the service at {url} answered 200 but not with a research outcome ({where}: {first['msg']}); "
             f"is --url / {URL_ENV} pointing at the research service?"
         ) from None
-    if outcome.answered != (outcome.decision == "answer"):
+    if outcome.answered != is_answered(outcome.decision):
         raise AskError(
             f"the service at {url} sent answered={outcome.answered} with decision {outcome.decision!r}; they must "
             "agree, so the reply is not shown"
@@ -181,6 +183,10 @@ def render(outcome: OutcomeOut) -> str:
     if outcome.dropped_claims:
         plural = "s were" if outcome.dropped_claims != 1 else " was"
         lines += [f"{outcome.dropped_claims} further claim{plural} dropped: the quote did not verify.", ""]
+    if outcome.answered and outcome.reasons:
+        lines.append("Read with this caveat:" if outcome.decision == ANSWERED_AS_THEN_STOOD else "Caveats:")
+        lines += [f"- {reason}" for reason in outcome.reasons]
+        lines.append("")
     if not outcome.answered:
         lines.append("Why:")
         lines += [f"- {reason}" for reason in outcome.reasons] or ["- (no reason given)"]

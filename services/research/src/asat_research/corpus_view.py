@@ -13,9 +13,11 @@ from datetime import date
 
 from asat_corpus.chunk import Chunk
 from asat_corpus.corpus_build import CorpusBuild, items_generation
+from asat_corpus.income_year import income_year_end, income_year_start
 from asat_corpus.index_scope import IndexScope
 from asat_corpus.provision import ProvisionTimeline, ProvisionVersion
 from asat_corpus.ruling import Ruling
+from asat_corpus.then_stood import ThenStood, stretches_of, then_stood_stretches
 from asat_corpus.vector_config import VectorConfig
 
 
@@ -35,6 +37,16 @@ class SourceDoc:
     valid_to: date | None
     income_years: tuple[int, ...]
     status: str | None = None  # rulings
+    # Where the law as it now stands is not held, the stretches in which this text was on the
+    # books (served as it then stood, with the caveat; issue 24 item 4).
+    then_stood: tuple[ThenStood, ...] = ()
+
+    def then_stood_in(self, income_year: int, day: date | None = None) -> tuple[ThenStood, ...]:
+        """The stretches that serve this text for ``day`` (when given) or any day of ``income_year``."""
+        if day is not None:
+            return tuple(s for s in self.then_stood if s.covers(day))
+        start, end = income_year_start(income_year), income_year_end(income_year)
+        return tuple(s for s in self.then_stood if s.start < end and s.end > start)
 
 
 ACT_LABELS = {
@@ -74,6 +86,7 @@ class CorpusView:
         for (act, number), timeline in corpus.timelines.items():
             if scope.acts is None or act in scope.acts:
                 self._numbered.setdefault(number, []).append(timeline)
+            stretches = then_stood_stretches(timeline)
             for version in timeline.versions:
                 self._versions[version.id] = version
                 if version.id in self._children:
@@ -89,6 +102,7 @@ class CorpusView:
                         valid_from=version.valid_from,
                         valid_to=version.valid_to,
                         income_years=version.income_years,
+                        then_stood=stretches_of(stretches, version.id),
                     )
         for ruling in corpus.rulings:
             if ruling.id in self._children:

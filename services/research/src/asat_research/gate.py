@@ -23,6 +23,11 @@ applies (the first is the decision):
    question gave a day that picks one (a mid-year amendment is shown, not silently chosen).
    Where only one held version reaches the year and the rest of the year's text is not held,
    the answer stands with that caveat as its reason.
+
+An answer that quotes a text *as it then stood* (the law as it now stands is not held for the
+date, but a held compilation shows the text on the books then; see ``asat_corpus.then_stood``)
+passes the same rules and is decided ``answered_as_then_stood``, its caveats first among its
+reasons: an answer never loses the caveat that goes with it.
 """
 
 from __future__ import annotations
@@ -30,9 +35,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from asat_corpus.contracts.decisions import is_answered
+
 
 class Decision(StrEnum):
     ANSWER = "answer"
+    ANSWERED_AS_THEN_STOOD = "answered_as_then_stood"  # see asat_corpus.contracts.decisions
     ABSTAIN_OUT_OF_SCOPE = "abstain_out_of_scope"
     ABSTAIN_TEMPORAL_VIOLATION = "abstain_temporal_violation"
     ABSTAIN_TEXT_NOT_HELD = "abstain_text_not_held"
@@ -84,6 +92,7 @@ class GateEvidence:
     gap_kind: str = "gap"  # "gap" (text not held) or "not_yet_enacted"
     named_unheld: str | None = None  # a provision the question names has no text held for the year, and why
     named_unheld_kind: str = "gap"  # "gap" or "not_yet_enacted"
+    then_stood: tuple[str, ...] = ()  # caveats of verified citations quoted as the text then stood
 
 
 @dataclass(frozen=True)
@@ -94,7 +103,7 @@ class GateResult:
 
     @property
     def answered(self) -> bool:
-        return self.decision is Decision.ANSWER
+        return is_answered(self.decision.value)
 
 
 def decide(evidence: GateEvidence, config: GateConfig) -> GateResult:
@@ -189,5 +198,7 @@ def decide(evidence: GateEvidence, config: GateConfig) -> GateResult:
             for spread in evidence.version_spreads
             if spread.unheld_periods
         )
+        if evidence.then_stood:
+            return GateResult(Decision.ANSWERED_AS_THEN_STOOD, evidence.then_stood + caveats, ())
         return GateResult(Decision.ANSWER, caveats, ())
     return GateResult(failed[0][0], tuple(r for _, r in failed), tuple(d for d, _ in failed))

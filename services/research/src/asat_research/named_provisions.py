@@ -18,6 +18,7 @@ from datetime import date
 
 from asat_corpus.provision import ProvisionTimeline
 from asat_corpus.resolution import Status, resolve
+from asat_corpus.then_stood import then_stood_stretches
 
 _REFERENCE = re.compile(
     r"\b(?:s|ss|section|sections|subsection|sub-section)\.?\s+(\d{1,4}[A-Z]{0,4}(?:-\d{1,4}[A-Z]{0,3})?)\b"
@@ -44,6 +45,9 @@ def unheld_named_provision(timelines: Iterable[ProvisionTimeline], income_year: 
     found = list(timelines)
     if not found or any(income_year in v.income_years for t in found for v in t.versions):
         return None
+    start_day, end_day = date(income_year - 1, 7, 1), date(income_year, 7, 1)
+    if any(s.start < end_day and s.end > start_day for t in found for s in then_stood_stretches(t)):
+        return None  # a text is served as it then stood, with its caveat
     start, end = date(income_year - 1, 7, 1), date(income_year, 6, 30)
     for timeline in found:
         for day in (end, start):

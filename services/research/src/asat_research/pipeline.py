@@ -22,6 +22,7 @@ from asat_corpus.contracts.claims import Claim, Quote
 from asat_corpus.contracts.sources import SourceRef
 from asat_corpus.contracts.verification import ClaimVerdict, VerificationRequest
 from asat_corpus.resolution import Status
+from asat_corpus.then_stood import marker_years, then_stood_stretches
 from asat_research.audit.record import AuditCitation, AuditRecord, ReadingListItem, StageLatency
 from asat_research.audit.store import AuditStore, AuditWriteError
 from asat_research.corpus_view import CorpusView, provision_label
@@ -90,6 +91,9 @@ class Citation:
     start: int  # in the source (version or ruling) text
     end: int
     status: str | None = None
+    # Set where this text is quoted as it then stood (the law as it now stands is not held for
+    # the date asked): the caveat that must go with it.
+    then_stood: str | None = None
 
 
 @dataclass(frozen=True)
@@ -156,10 +160,14 @@ class _Shown:
     parents: list[ParentContext]
 
 
-def _in_force(payload: dict[str, Any], day: date) -> bool:
+def _servable_on(payload: dict[str, Any], day: date) -> bool:
+    """In force on ``day``, or the text on the books on a day whose law as it now stands is not held."""
     start = payload.get("valid_from")
     end = payload.get("valid_to")
-    return (start is None or date.fromisoformat(start) <= day) and (end is None or day < date.fromisoformat(end))
+    if (start is None or date.fromisoformat(start) <= day) and (end is None or day < date.fromisoformat(end)):
+        return True
+    stretches = payload.get("then_stood") or ()
+    return any(date.fromisoformat(s["from"]) <= day < date.fromisoformat(s["to"]) for s in stretches)
 
 
 def _interval(valid_from: date | None, valid_to: date | None) -> str:
@@ -190,7 +198,7 @@ class ResearchPipeline:
         content: list[Hit] = []
         gaps: list[Hit] = []
         for hit in result.hits:
-            if scope.as_of is not None and not _in_force(hit.payload, scope.as_of):
+            if scope.as_of is not None and not _servable_on(hit.payload, scope.as_of):
                 continue
             if hit.payload.get("kind") in MARKER_KINDS:
                 gaps.append(hit)
@@ -257,6 +265,26 @@ class ResearchPipeline:
             status=doc.status,
         )
 
+    def _dated(self, citations: Sequence[Citation], scope: TemporalScope) -> tuple[Citation, ...]:
+        """Each citation with its then-stood caveat where its text is not in force for the date
+        asked but was on the books then (the law as it now stands not held)."""
+        dated = []
+        for citation in citations:
+            doc = self.ports.corpus.doc(citation.source_id)
+            if doc is None or doc.kind != "provision":
+                dated.append(citation)
+                continue
+            if scope.as_of is not None:
+                in_force = (doc.valid_from is None or doc.valid_from <= scope.as_of) and (
+                    doc.valid_to is None or scope.as_of < doc.valid_to
+                )
+            else:
+                in_force = scope.income_year in doc.income_years
+            stretches = () if in_force else doc.then_stood_in(scope.income_year, scope.as_of)
+            caveat = "; ".join(dict.fromkeys(s.caveat for s in stretches)) or None
+            dated.append(replace(citation, then_stood=caveat))
+        return tuple(dated)
+
     def _verification_request(
         self, generation: Generation, shown: _Shown, selected: set[str]
     ) -> tuple[VerificationRequest, dict[str, list[str]]]:
@@ -314,11 +342,17 @@ class ResearchPipeline:
                 timeline = self.ports.corpus.timeline(*key)
                 if timeline is None:
                     continue
-                versions = [v.id for v in timeline.versions if year in v.income_years]
+                stretches = then_stood_stretches(timeline)
+                then_stood = {
+                    s.version_id for s in stretches if s.start < date(year, 7, 1) and s.end > date(year - 1, 7, 1)
+                }
+                versions = [v.id for v in timeline.versions if year in v.income_years or v.id in then_stood]
                 gaps = tuple(
                     f"{g.start.isoformat()} to {g.end.isoformat()}"
                     for g in timeline.gaps
-                    if g.start < date(year, 7, 1) and g.end > date(year - 1, 7, 1)
+                    if g.start < date(year, 7, 1)
+                    and g.end > date(year - 1, 7, 1)
+                    and year in marker_years(g, stretches, year)
                 )
                 spreads.append(VersionSpread(provision_label(*key), tuple(versions), gaps))
         return tuple(spreads)
@@ -457,11 +491,19 @@ class ResearchPipeline:
 
         started = clock()
         year = scope.income_year
+        verified_claims = [replace(claim, citations=self._dated(claim.citations, scope)) for claim in verified_claims]
+        verified_citations = [self._dated((c,), scope)[0] for c in verified_citations]
         out_of_period = tuple(
             c.source_id
             for claim in verified_claims
             for c in claim.citations
-            if (doc := self.ports.corpus.doc(c.source_id)) is None or year not in doc.income_years
+            if (doc := self.ports.corpus.doc(c.source_id)) is None
+            or (year not in doc.income_years and c.then_stood is None)
+        )
+        then_stood = tuple(
+            dict.fromkeys(
+                f"{c.title}: {c.then_stood}" for claim in verified_claims for c in claim.citations if c.then_stood
+            )
         )
         supporting = tuple(
             dict.fromkeys(
@@ -484,6 +526,7 @@ class ResearchPipeline:
             version_spreads=self._spreads(verified_claims, year),
             declined=generation.declined,
             out_of_scope=out_of_scope(question),
+            then_stood=then_stood,
         )
         named = self._named_unheld(question, year)
         if named is not None:

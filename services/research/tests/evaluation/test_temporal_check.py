@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date
 
-from asat_research.evaluation.temporal_check import in_force, temporal_violations
+from asat_research.evaluation.temporal_check import HeldDates, in_force, temporal_violations
 from asat_research.gold import CaseDate
 from services.research.tests.evaluation.builders import V2015, V2026, FakeDates, make_citation
 
@@ -79,3 +80,32 @@ def test_dates_that_are_not_iso_are_reported() -> None:
     broken = make_citation(V2015, valid_from="15 April 2012")
     found = temporal_violations((broken,), year(2015), FakeDates())
     assert found and "not ISO dates" in found[0]
+
+
+class ThenStoodDates(FakeDates):
+    """V2015 in force to 30 June 2016 and, the law as it now stands not held after that, on the
+    books (as it then stood) from 1 July 2016 to 10 September 2016."""
+
+    def held(self, source_id: str) -> HeldDates | None:
+        held = super().held(source_id)
+        if held is None or source_id != V2015:
+            return held
+        return replace(held, then_stood=((date(2016, 7, 1), date(2016, 9, 10)),))
+
+
+def test_a_text_quoted_as_it_then_stood_with_its_caveat_is_no_violation() -> None:
+    caveated = make_citation(V2015, then_stood="as it then stood (C2015C00285); amended by Act No. 126, 2015")
+    assert temporal_violations((caveated,), year(2017), ThenStoodDates()) == ()
+    assert temporal_violations((caveated,), day(date(2016, 8, 1)), ThenStoodDates()) == ()
+
+
+def test_a_text_quoted_as_it_then_stood_without_its_caveat_is_a_violation() -> None:
+    (found,) = temporal_violations((make_citation(V2015),), year(2017), ThenStoodDates())
+    assert "without the caveat" in found
+
+
+def test_a_caveat_does_not_excuse_a_day_the_text_was_not_on_the_books() -> None:
+    caveated = make_citation(V2015, then_stood="as it then stood (C2015C00285)")
+    (found,) = temporal_violations((caveated,), day(date(2016, 9, 10)), ThenStoodDates())
+    assert found.endswith("not as of 2016-09-10")
+    assert len(temporal_violations((caveated,), year(2018), ThenStoodDates())) == 1

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from datetime import date, timedelta
 from typing import Any
 
+from asat_corpus.contracts.decisions import ANSWERED_AS_THEN_STOOD
 from asat_corpus.income_year import income_year_of
 
 STAGES: tuple[tuple[str, str], ...] = (
@@ -20,6 +21,7 @@ STAGES: tuple[tuple[str, str], ...] = (
 
 DECISIONS: Mapping[str, str] = {
     "answer": "Answer",
+    "answered_as_then_stood": "Answer from the law as it then stood: the law as it now stands for that date is not held",
     "abstain_temporal_violation": "No answer: a cited text was not in force in the period asked about",
     "abstain_text_not_held": "No answer: the text in force then is not held",
     "abstain_nothing_retrieved": "No answer: nothing in the corpus is in force for that period",
@@ -31,6 +33,13 @@ DECISIONS: Mapping[str, str] = {
 
 NOT_AUTHORISED = "third-party conversion, not an authorised version"
 GENERATION_CHARS = 12
+
+
+def caveat_heading(decision: str) -> str:
+    """The heading over an answer's caveats."""
+    if decision == ANSWERED_AS_THEN_STOOD:
+        return "Read with this caveat: the text quoted is the law as it then stood"
+    return "Caveats"
 
 
 def decision_heading(decision: str) -> str:

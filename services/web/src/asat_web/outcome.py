@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from asat_corpus.contracts.decisions import is_answered
+
 
 class OutcomeShapeError(ValueError):
     """The research reply is not an outcome this page understands."""
@@ -72,7 +74,7 @@ class OutcomeView:
 def parse_outcome(body: Mapping[str, Any]) -> OutcomeView:
     decision = _str(body, "decision")
     answered = _bool(body, "answered")
-    if answered != (decision == "answer"):
+    if answered != is_answered(decision):
         raise OutcomeShapeError(f"the outcome says answered={answered} but decision={decision!r}: they must agree")
     scope = body.get("scope") or {}
     if not isinstance(scope, Mapping):

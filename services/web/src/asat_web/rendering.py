@@ -30,6 +30,7 @@ def create_environment() -> Environment:
     env.globals.update(
         source_href=source_href,
         decision_heading=labels.decision_heading,
+        caveat_heading=labels.caveat_heading,
         interval=labels.interval,
         short_generation=labels.short_generation,
         stages=labels.STAGES,

@@ -236,6 +236,26 @@ class VectorIndexContract:
         assert index.hybrid_search(*query, 2019, 5, 5) == []
         assert index.hybrid_search(*query, 2021, 5, 5) == []
 
+    def test_a_point_served_as_it_then_stood_is_found_in_those_years_only(self, index: VectorIndex) -> None:
+        index.upsert(
+            [
+                point("then-stood", unit((0, 1.0)), sparse((1, 1.0)), years=(2014,), then_stood_years=[2015, 2016]),
+                point("in-force", unit((0, 1.0), (1, 0.2)), sparse((1, 1.0)), years=(2016,)),
+            ]
+        )
+        query = (unit((0, 1.0)), sparse((1, 1.0)))
+        for prefetch_limit in (1, 5):
+            assert [h.id for h in index.hybrid_search(*query, 2015, 5, prefetch_limit)] == ["then-stood"]
+            assert [h.id for h in index.hybrid_search(*query, 2014, 5, prefetch_limit)] == ["then-stood"]
+        assert sorted(h.id for h in index.hybrid_search(*query, 2016, 5, 5)) == ["in-force", "then-stood"]
+        assert index.hybrid_search(*query, 2017, 5, 5) == []
+        assert [h.id for h in index.hybrid_search(*query, 2015, 5, 5, kinds=["provision"])] == ["then-stood"]
+        assert index.hybrid_search(*query, 2015, 5, 5, kinds=["ruling"]) == []
+
+    def test_then_stood_years_out_of_range_are_refused(self, index: VectorIndex) -> None:
+        with pytest.raises(ValueError, match="then_stood_years"):
+            index.upsert([point("bad", unit((0, 1.0)), years=(2020,), then_stood_years=[1800])])
+
     def test_every_hit_is_in_force_in_the_year_asked(self, index: VectorIndex) -> None:
         rng = random.Random(20240701)
         years = list(range(2014, 2027))

@@ -11,6 +11,7 @@ from __future__ import annotations
 from asat_corpus.corpus_build import CorpusBuild
 from asat_corpus.index_scope import IndexScope
 from asat_corpus.ruling_validity import ruling_validity
+from asat_corpus.then_stood import stretches_of, then_stood_stretches
 from asat_research.evaluation.temporal_check import HeldDates
 from asat_research.gold import AuthorityLookup, CaseDate, CorpusResolver, ProvisionRef, RulingRef
 
@@ -21,8 +22,15 @@ class CorpusDates:
     def __init__(self, build: CorpusBuild) -> None:
         self._held: dict[str, HeldDates] = {}
         for timeline in build.timelines.values():
+            stretches = then_stood_stretches(timeline)
             for version in timeline.versions:
-                self._held[version.id] = HeldDates(version.valid_from, version.valid_to, version.act, version.number)
+                self._held[version.id] = HeldDates(
+                    version.valid_from,
+                    version.valid_to,
+                    version.act,
+                    version.number,
+                    tuple((s.start, s.end) for s in stretches_of(stretches, version.id)),
+                )
         for ruling in build.rulings:
             validity = build.ruling_validities.get(ruling.id) or ruling_validity(ruling, build.horizon)
             self._held[ruling.id] = HeldDates(validity.valid_from, validity.valid_to)

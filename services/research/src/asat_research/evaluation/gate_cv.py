@@ -20,6 +20,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from asat_corpus.contracts.decisions import is_answered
 from asat_research.evaluation.metrics import Metrics, Tally, aggregate
 from asat_research.evaluation.scoring import Verdict
 from asat_research.gold import Expect
@@ -64,14 +65,14 @@ class Thresholds:
 
 def replay(case: CaseEvidence, t: Thresholds) -> tuple[str, Verdict]:
     """(decision, verdict) the gate with thresholds ``t`` gives the case."""
-    if case.base_decision != "answer":
+    if not is_answered(case.base_decision):
         return case.base_decision, case.verdict
     if case.gap_score is not None and case.top_score is not None and case.gap_score >= case.top_score - t.gap_margin:
         kind = "abstain_not_yet_enacted" if case.gap_kind == "not_yet_enacted" else "abstain_text_not_held"
         return kind, Verdict.MISSING
     if case.top_score is None or case.top_score < t.min_score:
         return "abstain_low_relevance", Verdict.MISSING
-    return "answer", case.verdict
+    return case.base_decision, case.verdict
 
 
 def tallies(cases: Sequence[CaseEvidence], chosen: Sequence[Thresholds]) -> list[Tally]:
@@ -83,7 +84,7 @@ def tallies(cases: Sequence[CaseEvidence], chosen: Sequence[Thresholds]) -> list
                 case.expect,
                 verdict,
                 decision,
-                case.temporal_violations if decision == "answer" else 0,
+                case.temporal_violations if is_answered(decision) else 0,
                 case.gold_total,
                 case.gold_resolved,
                 case.tags,

@@ -10,8 +10,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from asat_corpus.contracts.decisions import ANSWER, is_answered
+
 ERROR = "error"
-ANSWER = "answer"
+__all__ = ["ANSWER", "ERROR"]
 
 
 @dataclass(frozen=True)
@@ -28,6 +30,7 @@ class CitedSource:
     kind: str = "provision"
     start: int | None = None
     end: int | None = None
+    then_stood: str | None = None  # the caveat of a text quoted as it then stood
 
     def label(self) -> str:
         if self.act and self.provision:
@@ -53,7 +56,7 @@ class SystemAnswer:
 
     @property
     def answered(self) -> bool:
-        return self.decision == ANSWER
+        return is_answered(self.decision)
 
     @property
     def abstained(self) -> bool:
@@ -86,6 +89,8 @@ class CitationLike(Protocol):
     def start(self) -> int: ...
     @property
     def end(self) -> int: ...
+    @property
+    def then_stood(self) -> str | None: ...
 
 
 class ClaimLike(Protocol):
@@ -134,6 +139,7 @@ def answer_from_outcome(outcome: OutcomeLike, latency_ms: float) -> SystemAnswer
             kind=c.kind,
             start=c.start,
             end=c.end,
+            then_stood=c.then_stood,
         )
         for claim in outcome.claims
         for c in claim.citations
@@ -183,6 +189,7 @@ def answer_from_json(body: Mapping[str, Any], latency_ms: float) -> SystemAnswer
                     kind=str(raw.get("kind", "provision")),
                     start=_optional_int(raw.get("start")),
                     end=_optional_int(raw.get("end")),
+                    then_stood=_optional_str(raw.get("then_stood")),
                 )
             )
     latencies = body.get("latencies_ms") or {}

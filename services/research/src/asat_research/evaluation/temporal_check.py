@@ -7,6 +7,10 @@ payload), so a payload that misstates its dates cannot hide an out-of-period cit
 In force: for an ``as_of`` case, ``[valid_from, valid_to)`` contains the day; for an
 ``income_year`` N case, the interval overlaps the year (``valid_from < 1 July N`` and
 ``valid_to`` open or after 1 July N-1).
+
+A text quoted *as it then stood* (the law as it now stands not held for the date; issue 24) is
+not a violation when the citation carries its caveat and the corpus confirms the text was on the
+books then, in a stretch whose law as it now stands is not held; without the caveat it is one.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ class HeldDates:
     valid_to: date | None
     act: str | None = None  # None for a ruling
     provision: str | None = None
+    then_stood: tuple[tuple[date, date], ...] = ()  # [from, to) served as it then stood
 
 
 class VersionDates(Protocol):
@@ -55,9 +60,10 @@ def citation_problem(citation: CitedSource, when: CaseDate, corpus: VersionDates
         stated_from, stated_to = _day(citation.valid_from), _day(citation.valid_to)
     except ValueError:
         return f"{sid}: the citation's dates ({citation.valid_from}..{citation.valid_to}) are not ISO dates"
-    if not in_force(stated_from, stated_to, when):
-        return f"{sid}: in force {citation.valid_from}..{citation.valid_to or 'open'} (as cited), not {when}"
     held = corpus.held(sid)
+    then = held is not None and any(in_force(start, end, when) for start, end in held.then_stood)
+    if not then and not in_force(stated_from, stated_to, when):
+        return f"{sid}: in force {citation.valid_from}..{citation.valid_to or 'open'} (as cited), not {when}"
     if held is None:
         return f"{sid}: no such version or ruling in the corpus, so it cannot be shown in force {when}"
     if held.act is not None and (held.act, held.provision) != (citation.act, citation.provision):
@@ -69,12 +75,17 @@ def citation_problem(citation: CitedSource, when: CaseDate, corpus: VersionDates
             f"{sid}: cited as in force {citation.valid_from}..{citation.valid_to or 'open'} but the corpus "
             f"dates it {held.valid_from}..{held.valid_to or 'open'}"
         )
-    if not in_force(held.valid_from, held.valid_to, when):
-        return f"{sid}: in force {held.valid_from}..{held.valid_to or 'open'} (corpus), not {when}"
-    return None
+    if in_force(held.valid_from, held.valid_to, when):
+        return None
+    if then and citation.then_stood:
+        return None  # the text as it then stood, with its caveat
+    if then:
+        return f"{sid}: quoted as it then stood {when} without the caveat that must go with it"
+    return f"{sid}: in force {held.valid_from}..{held.valid_to or 'open'} (corpus), not {when}"
 
 
 def temporal_violations(citations: tuple[CitedSource, ...], when: CaseDate, corpus: VersionDates) -> tuple[str, ...]:
-    """One message per cited version that was not in force on the case's date."""
+    """One message per cited version that was not in force on the case's date (nor quoted, with its
+    caveat, as the text then stood)."""
     problems = (citation_problem(c, when, corpus) for c in citations)
     return tuple(p for p in problems if p is not None)

@@ -5,10 +5,12 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from asat_corpus.corpus_build import CorpusBuild
-from asat_corpus.income_year import income_year_end
+from asat_corpus.income_year import income_year_end, income_year_start
+from asat_corpus.provision import ProvisionTimeline, ProvisionVersion
 from asat_corpus.resolution import Status, resolve
 from asat_corpus.ruling import Ruling
 from asat_corpus.ruling_validity import RulingValidity, ruling_validity
+from asat_corpus.then_stood import then_stood_stretches
 from asat_research.gold.models import ProvisionRef, RulingRef
 from asat_research.gold.validation import AuthorityLookup, CaseDate
 
@@ -44,6 +46,8 @@ class CorpusResolver:
         else:
             versions = [v for v in timeline.versions if when.income_year in v.income_years]
         if not versions:
+            versions = _then_stood_versions(timeline, when)  # served as it then stood, with its caveat
+        if not versions:
             return AuthorityLookup(True, False, message=resolution.message)
         register_ids = tuple(dict.fromkeys(r for v in versions for r in v.register_ids))
         return AuthorityLookup(True, True, tuple(v.text for v in versions), register_ids, resolution.message)
@@ -69,3 +73,14 @@ def _reachable(validity: RulingValidity, when: CaseDate) -> bool:
     if when.as_of is not None:
         return validity.valid_from <= when.as_of and (validity.valid_to is None or when.as_of < validity.valid_to)
     return when.income_year in validity.income_years
+
+
+def _then_stood_versions(timeline: ProvisionTimeline, when: CaseDate) -> list[ProvisionVersion]:
+    """The texts served for ``when`` as they then stood where the law as it now stands is not held."""
+    if when.as_of is not None:
+        start, end = when.as_of, when.as_of + timedelta(days=1)
+    else:
+        assert when.income_year is not None
+        start, end = income_year_start(when.income_year), income_year_end(when.income_year)
+    ids = {s.version_id for s in then_stood_stretches(timeline) if s.start < end and s.end > start}
+    return [v for v in timeline.versions if v.id in ids]
