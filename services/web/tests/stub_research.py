@@ -105,6 +105,95 @@ def audit_entry(entry_id: int = 1, quote: str = QUOTE, start: int = START) -> di
     }
 
 
+RETRO_ACT = "Act No. 41, 2017"  # assented 2017-05-19, commencing on 1 July 2016 or 1 July 2017
+RETRO_ASSENT = "2017-05-19"
+CANDIDATES = ["2016-07-01", "2017-07-01"]
+
+
+def bound(day: str | None, widest: str | None = None) -> dict[str, Any]:
+    """One end of an interval as research sends it; with ``widest``, uncertain (Act No. 41, 2017)."""
+    uncertain = widest is not None
+    return {
+        "day": day,
+        "widest": widest,
+        "uncertain": uncertain,
+        "candidates": CANDIDATES if uncertain else [],
+        "acts": [RETRO_ACT] if uncertain else [],
+        "method": "commencement_uncertain_shrunk" if uncertain else "compilation_date",
+        "detail": "",
+        "retrospective": uncertain,
+    }
+
+
+# Research's timeline of s 328-110: the earlier text is not held; the 2015 text; a year in which the
+# text is one of the two held texts (Act No. 41, 2017 commenced on 1 July 2016 or 1 July 2017, the
+# first before its assent: retrospective); the 2026 text. On the books, the 2015 text until the
+# Act's assent (possibly until 1 July 2017); the 2026 text from its compilation.
+TIMELINE: list[dict[str, Any]] = [
+    {
+        "type": "gap",
+        "valid_from": "2012-07-01",
+        "valid_to": "2014-07-01",
+        "acts": ["Act No. 37, 2012"],
+        "reason": "no compilation held",
+        "held": "not_held",
+        "between": None,
+        "candidates": [],
+        "retrospective": False,
+    },
+    {
+        "type": "version",
+        "id": V2015,
+        "valid_from": "2014-07-01",
+        "valid_to": "2016-07-01",
+        "register_ids": ["C2015C00285"],
+        "valid_from_bound": bound("2014-07-01"),
+        "valid_to_bound": bound("2016-07-01", "2017-07-01"),
+        "known_from": "2015-06-22",
+        "known_to": RETRO_ASSENT,
+        "known_from_bound": bound("2015-06-22"),
+        "known_to_bound": bound(RETRO_ASSENT, "2017-07-01"),
+        "compilation_dates": ["2015-06-22"],
+        "authorised": True,
+    },
+    {
+        "type": "gap",
+        "valid_from": "2016-07-01",
+        "valid_to": "2017-07-01",
+        "acts": [RETRO_ACT],
+        "reason": "commencement of the amending Act uncertain; the text on these days is not certain",
+        "held": "one_of_two",
+        "between": [V2015, V2026],
+        "candidates": CANDIDATES,
+        "retrospective": True,
+    },
+    {
+        "type": "retrospective",
+        "act": RETRO_ACT,
+        "assent": RETRO_ASSENT,
+        "commencement": "2016-07-01",
+        "candidates": ["2016-07-01"],
+        "valid_from": "2016-07-01",
+        "valid_to": RETRO_ASSENT,
+    },
+    {
+        "type": "version",
+        "id": V2026,
+        "valid_from": "2017-07-01",
+        "valid_to": None,
+        "register_ids": ["C2026C00122"],
+        "valid_from_bound": bound("2017-07-01", "2016-07-01"),
+        "valid_to_bound": bound(None),
+        "known_from": "2026-04-01",
+        "known_to": None,
+        "known_from_bound": bound("2026-04-01"),
+        "known_to_bound": bound(None),
+        "compilation_dates": ["2026-04-01"],
+        "authorised": False,
+    },
+]
+
+
 def source(source_id: str, text: str, valid_from: str, valid_to: str | None, authorised: bool = True) -> dict[str, Any]:
     return {
         "id": source_id,
@@ -119,35 +208,13 @@ def source(source_id: str, text: str, valid_from: str, valid_to: str | None, aut
         "valid_to": valid_to,
         "income_years": [],
         "status": None,
-        "timeline": [
-            {
-                "type": "version",
-                "id": V2015,
-                "valid_from": "2014-07-01",
-                "valid_to": "2016-07-01",
-                "register_ids": ["C2015C00285"],
-            },
-            {
-                "type": "gap",
-                "valid_from": "2016-07-01",
-                "valid_to": "2025-07-01",
-                "acts": [],
-                "reason": "no compilation held",
-            },
-            {
-                "type": "version",
-                "id": V2026,
-                "valid_from": "2025-07-01",
-                "valid_to": None,
-                "register_ids": ["C2026C00122"],
-            },
-        ],
+        "timeline": TIMELINE,
     }
 
 
 SOURCES = {
     V2015: source(V2015, TEXT_2015, "2014-07-01", "2016-07-01"),
-    V2026: source(V2026, TEXT_2026, "2025-07-01", None, authorised=False),
+    V2026: source(V2026, TEXT_2026, "2017-07-01", None, authorised=False),
 }
 
 

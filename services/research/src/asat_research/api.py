@@ -23,6 +23,7 @@ from asat_corpus.resolution import resolve
 from asat_research.audit.store import AuditReadError
 from asat_research.pipeline import DependencyUnavailable, ResearchOutcome, ResearchPipeline, StageEvent
 from asat_research.temporal import TemporalError
+from asat_research.timeline_view import act_assents, timeline_json
 
 MAX_QUESTION_CHARS = 2000
 
@@ -161,26 +162,8 @@ def create_app(pipeline: ResearchPipeline, health: dict[str, Any] | None = None)
         if doc.act and doc.provision:
             timeline = corpus.timeline(doc.act, doc.provision)
             if timeline is not None:
-                body["timeline"] = [
-                    {
-                        "type": "version",
-                        "id": v.id,
-                        "valid_from": v.valid_from.isoformat(),
-                        "valid_to": v.valid_to.isoformat() if v.valid_to else None,
-                        "register_ids": list(v.register_ids),
-                    }
-                    for v in timeline.versions
-                ] + [
-                    {
-                        "type": "gap",
-                        "valid_from": g.start.isoformat(),
-                        "valid_to": g.end.isoformat(),
-                        "acts": [str(a) for a in g.acts],
-                        "reason": g.reason,
-                    }
-                    for g in timeline.gaps
-                ]
-                body["timeline"].sort(key=lambda item: item["valid_from"])
+                assents = act_assents(corpus.corpus.compilations, doc.act)
+                body["timeline"] = timeline_json(timeline, assents)
         return JSONResponse(body)
 
     @app.get("/v1/provisions/{act}/{provision}")

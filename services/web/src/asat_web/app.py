@@ -28,6 +28,7 @@ from asat_web.research_client import ResearchClient, ResearchRejected, ResearchU
 from asat_web.security_headers import add_security_headers
 from asat_web.settings import WebSettings
 from asat_web.source_view import adjacent_versions, quote_in_source, timeline_items
+from asat_web.timeline_chart import timeline_chart
 from asat_web.turn import Mode, TurnRequest, browser_events, render_outcome
 
 MAX_QUESTION_CHARS = 2000
@@ -173,6 +174,7 @@ def create_app(
             shown=shown,
             problem=problem,
             timeline=timeline,
+            chart=timeline_chart(timeline),
             before=before,
             after=after,
             diff=diff,

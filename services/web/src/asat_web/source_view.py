@@ -1,5 +1,6 @@
 """The source viewer's content: the version, its verified quote at its exact range, its
-timeline and the difference from an adjacent version (pure, over the research service's JSON)."""
+timeline (both time axes, gaps and retrospective amendments) and the difference from an adjacent
+version (pure, over the research service's JSON)."""
 
 from __future__ import annotations
 
@@ -11,18 +12,54 @@ from asat_web.highlight import Highlight, QuoteMismatch, highlight
 
 
 @dataclass(frozen=True)
+class BoundView:
+    """One end of an interval: the certain ``day`` and, where uncertain, the ``widest`` day it may
+    reach, the candidate commencements and the amending Acts."""
+
+    day: str | None
+    widest: str | None = None
+    candidates: tuple[str, ...] = ()
+    acts: tuple[str, ...] = ()
+
+    @property
+    def uncertain(self) -> bool:
+        return self.widest is not None and self.widest != self.day
+
+
+@dataclass(frozen=True)
 class TimelineItem:
-    kind: str  # "version" | "gap"
+    """A version, a gap or a retrospective amendment of the provision (research's timeline JSON).
+
+    Versions: ``valid_from``/``valid_to`` are the certain days in force (the law as it now stands),
+    ``valid_bounds`` their evidence; ``known_from``/``known_to`` when the text was on the books
+    (the law as it then stood), ``known_bounds`` theirs. Gaps: ``held`` is ``"one_of_two"`` where
+    the text is one of the two held texts and only the commencement of ``acts`` is uncertain (one
+    of ``candidates``), else ``"not_held"``. Retrospective amendments: ``acts[0]`` assented on
+    ``assent`` and reached back to ``commencement`` (``valid_from``).
+    """
+
+    kind: str  # "version" | "gap" | "retrospective"
     id: str | None
     valid_from: str
     valid_to: str | None
     register_ids: tuple[str, ...]
     reason: str
     current: bool
+    valid_bounds: tuple[BoundView, BoundView] | None = None
+    known_from: str | None = None
+    known_to: str | None = None
+    known_bounds: tuple[BoundView, BoundView] | None = None
+    compilation_dates: tuple[str, ...] = ()
+    held: str = ""
+    acts: tuple[str, ...] = ()
+    candidates: tuple[str, ...] = ()
+    assent: str | None = None
+    commencement: str | None = None
 
 
 def timeline_items(source: Mapping[str, Any]) -> tuple[TimelineItem, ...]:
-    """The provision's versions and gaps, sorted by start, the shown version marked current."""
+    """The provision's versions, gaps and retrospective amendments, sorted by start, the shown
+    version marked current. Fields research did not send (an older research) are left empty."""
     items = []
     for raw in source.get("timeline") or []:
         kind = str(raw.get("type", "version"))
@@ -35,9 +72,40 @@ def timeline_items(source: Mapping[str, Any]) -> tuple[TimelineItem, ...]:
                 register_ids=tuple(raw.get("register_ids") or ()),
                 reason=str(raw.get("reason") or ""),
                 current=kind == "version" and raw.get("id") == source.get("id"),
+                valid_bounds=_bounds(raw, "valid_from_bound", "valid_to_bound"),
+                known_from=raw.get("known_from"),
+                known_to=raw.get("known_to"),
+                known_bounds=_bounds(raw, "known_from_bound", "known_to_bound"),
+                compilation_dates=_strings(raw.get("compilation_dates")),
+                held=str(raw.get("held") or ("not_held" if kind == "gap" else "")),
+                acts=(str(raw["act"]),) if kind == "retrospective" and raw.get("act") else _strings(raw.get("acts")),
+                candidates=_strings(raw.get("candidates")),
+                assent=raw.get("assent"),
+                commencement=raw.get("commencement"),
             )
         )
     return tuple(sorted(items, key=lambda i: i.valid_from))
+
+
+def _bounds(raw: Mapping[str, Any], start: str, end: str) -> tuple[BoundView, BoundView] | None:
+    first, last = raw.get(start), raw.get(end)
+    if not isinstance(first, Mapping) or not isinstance(last, Mapping):
+        return None
+    return _bound(first), _bound(last)
+
+
+def _bound(raw: Mapping[str, Any]) -> BoundView:
+    widest = raw.get("widest")
+    return BoundView(
+        day=raw.get("day"),
+        widest=str(widest) if widest else None,
+        candidates=_strings(raw.get("candidates")),
+        acts=_strings(raw.get("acts")),
+    )
+
+
+def _strings(raw: Any) -> tuple[str, ...]:
+    return tuple(str(v) for v in raw) if isinstance(raw, list | tuple) else ()
 
 
 def adjacent_versions(items: Sequence[TimelineItem]) -> tuple[str | None, str | None]:
