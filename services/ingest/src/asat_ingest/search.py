@@ -10,6 +10,7 @@ from typing import Any
 from asat_corpus.income_year import MAX_INCOME_YEAR, MIN_INCOME_YEAR
 from asat_ingest.bm25 import Bm25Encoder
 from asat_ingest.embedder import Embedder
+from asat_ingest.index_point import YEAR_KEYS
 from asat_ingest.vector_cache import VectorCache
 from asat_ingest.vector_index import VectorIndex
 
@@ -92,7 +93,7 @@ class IndexSearcher:
             kinds=list(kinds) if kinds else None,
         )
         for hit in hits:
-            if income_year not in hit.payload.get("income_years", ()):
+            if not any(income_year in hit.payload.get(key, ()) for key in YEAR_KEYS):
                 raise TemporalViolationError(
                     f"the index returned {hit.id} outside income year {income_year}; refusing to serve it"
                 )
