@@ -19,6 +19,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 
+from asat_corpus.contracts.decisions import is_answered
 from asat_corpus.resolution import resolve
 from asat_research.audit.store import AuditReadError
 from asat_research.pipeline import DependencyUnavailable, ResearchOutcome, ResearchPipeline, StageEvent
@@ -49,7 +50,7 @@ def outcome_json(outcome: ResearchOutcome) -> dict[str, Any]:
         "source": scope.source.value,
         "matched": scope.matched,
     }
-    body["answered"] = outcome.decision == "answer"
+    body["answered"] = is_answered(outcome.decision)
     return body
 
 
