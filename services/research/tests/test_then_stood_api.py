@@ -136,3 +136,38 @@ def test_a_stretch_no_held_text_covers_still_abstains_as_not_held(api: TestClien
     # 2 July 2018: amended more than once, the text in between is not held.
     body = _ask(api, "What does section 177-10 of the GST Act provide?", as_of="2017-01-01")
     assert body["decision"] == "abstain_text_not_held" and not body["claims"], body
+
+
+# Item 5: asking on the known-time axis (the text as the latest held compilation showed it).
+
+
+def test_as_known_on_a_day_the_old_text_was_on_the_books_answers_as_it_then_stood(api: TestClient) -> None:
+    body = _ask(api, "What does section 177-10 of the GST Act provide?", as_known_on="2015-08-01")
+    assert body["scope"]["as_known_on"] == "2015-08-01" and body["scope"]["income_year"] == 2016
+    assert body["decision"] == "answered_as_then_stood", body["reasons"]
+    assert {c["source_id"] for c in _cited(body, "177-10")} == {"gst1999:177-10@C2015C00284"}
+    caveat = _caveat(body, "GST Act s 177-10")
+    assert "Act No. 126, 2015" in caveat and "asked as known on 2015-08-01" in caveat
+
+
+def test_as_known_on_a_day_the_text_was_also_in_force_answers_plainly(api: TestClient) -> None:
+    body = _ask(
+        api, "Which insurance policies does the CGT exemption in section 118-300 cover?", as_known_on="2025-01-01"
+    )
+    assert body["decision"] == "answer", body["reasons"]
+    assert {c["source_id"] for c in _cited(body, "118-300")} == {"itaa1997:118-300@C2024C00046"}
+
+
+def test_as_known_on_a_day_no_held_compilation_shows_abstains_naming_what_is_missing(api: TestClient) -> None:
+    # ITAA 1997 s 114-5 after Act No. 70, 2015 changed it (June 2015) and before the next held
+    # compilation (January 2024): the text on the books then is not held.
+    body = _ask(api, "How is the indexation factor worked out under section 114-5?", as_known_on="2019-10-01")
+    assert body["decision"] == "abstain_text_not_held" and not body["claims"], body
+    assert any("114-5" in r and "not held" in r for r in body["reasons"]), body["reasons"]
+
+
+def test_as_known_on_with_an_income_year_is_a_clear_422(api: TestClient) -> None:
+    response = api.post(
+        "/v1/research", json={"question": "What does s 114-5 say?", "as_known_on": "2015-08-01", "income_year": 2015}
+    )
+    assert response.status_code == 422 and "as_known_on" in response.text

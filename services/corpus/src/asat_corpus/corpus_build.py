@@ -115,7 +115,8 @@ class CorpusBuild:
             stretches = then_stood_stretches(timeline)
             for version in timeline.versions:
                 own = stretches_of(stretches, version.id)
-                if not version.income_years and not then_stood_years(own, self.horizon):
+                known = version.known_from is not None
+                if not version.income_years and not then_stood_years(own, self.horizon) and not known:
                     continue
                 context = f"{version.act} s {version.number} {version.heading}"
                 for chunk in chunk_version(version):

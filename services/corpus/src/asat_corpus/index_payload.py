@@ -7,6 +7,7 @@ from datetime import date
 from typing import Any
 
 from asat_corpus.chunk import Chunk
+from asat_corpus.income_year import income_years_overlapping
 from asat_corpus.provision import ProvisionTimeline, ProvisionVersion, VersionGap
 from asat_corpus.ruling import Ruling
 from asat_corpus.ruling_validity import RulingValidity
@@ -20,6 +21,11 @@ def provision_payload(
     text was on the books (served as it then stood, with the caveat; ``then_stood_years`` are
     their income years, searched beside ``income_years``)."""
     years = then_stood_years(then_stood, horizon) if then_stood and horizon is not None else ()
+    known = (
+        income_years_overlapping(version.known_from, version.known_to, horizon)
+        if version.known_from is not None and horizon is not None
+        else ()
+    )
     return {
         "kind": "provision",
         "chunk_id": chunk.id,
@@ -39,6 +45,10 @@ def provision_payload(
         "end": chunk.end,
         "content_hash": version.content_hash,
         "then_stood_years": list(years),
+        # Known time: the text on the books from its first held compilation until changed.
+        "known_from": version.known_from.isoformat() if version.known_from else None,
+        "known_to": version.known_to.isoformat() if version.known_to else None,
+        "known_years": list(known),
         "then_stood": [{"from": s.start.isoformat(), "to": s.end.isoformat(), "caveat": s.caveat} for s in then_stood],
     }
 

@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
@@ -27,6 +27,11 @@ class SearchRequest(BaseModel):
     prefetch_limit: int = Field(default=100, ge=1, le=1000)
     acts: list[str] | None = None
     kinds: list[str] | None = None
+    axis: Literal["in_force", "on_the_books"] = Field(
+        default="in_force",
+        description="in_force: the law as it now stands (and texts served as they then stood); "
+        "on_the_books: the texts held compilations showed in the year (known time).",
+    )
 
 
 class HitOut(BaseModel):
@@ -109,6 +114,7 @@ def create_app(runtime: IngestRuntime) -> FastAPI:
                 prefetch_limit=request.prefetch_limit,
                 acts=request.acts,
                 kinds=request.kinds,
+                axis=request.axis,
             )
         except SearchInputError as exc:
             status = 400 if "unknown act" in str(exc) else 422

@@ -15,7 +15,7 @@ from qdrant_client import QdrantClient, models
 
 from asat_ingest.client_query import client_filter, client_hybrid_prefetches, client_rrf_query
 from asat_ingest.index_errors import IndexMissingError
-from asat_ingest.index_point import IndexPoint, ScoredHit
+from asat_ingest.index_point import IN_FORCE, IndexPoint, ScoredHit
 from asat_ingest.index_stamp import IndexStamp
 from asat_ingest.index_upsert import named_vectors, upsert_in_batches
 from asat_ingest.search_args import check_search_args
@@ -131,14 +131,15 @@ class QdrantClientIndex:
         prefetch_limit: int,
         acts: Sequence[str] | None = None,
         kinds: Sequence[str] | None = None,
+        axis: str = IN_FORCE,
     ) -> list[ScoredHit]:
         stamp = self._require_stamp()
-        check_search_args(dense, sparse, income_year, limit, prefetch_limit, stamp.dense_dim, acts, kinds)
+        check_search_args(dense, sparse, income_year, limit, prefetch_limit, stamp.dense_dim, acts, kinds, axis)
         response = self._client.query_points(
             collection_name=self._collection,
-            prefetch=client_hybrid_prefetches(dense, sparse, income_year, prefetch_limit, acts, kinds),
+            prefetch=client_hybrid_prefetches(dense, sparse, income_year, prefetch_limit, acts, kinds, axis),
             query=client_rrf_query(),
-            query_filter=client_filter(income_year, acts, kinds),
+            query_filter=client_filter(income_year, acts, kinds, axis),
             limit=limit,
             with_payload=True,
             with_vectors=False,

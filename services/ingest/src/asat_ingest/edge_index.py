@@ -26,7 +26,7 @@ import qdrant_edge as qe
 from asat_ingest.directory_lock import DirectoryLock
 from asat_ingest.edge_query import edge_hybrid_query
 from asat_ingest.index_errors import IndexMissingError, IndexSchemaError
-from asat_ingest.index_point import IndexPoint, ScoredHit
+from asat_ingest.index_point import IN_FORCE, IndexPoint, ScoredHit
 from asat_ingest.index_stamp import IndexStamp
 from asat_ingest.index_upsert import named_vectors, upsert_in_batches
 from asat_ingest.search_args import check_search_args
@@ -147,10 +147,11 @@ class QdrantEdgeIndex:
         prefetch_limit: int,
         acts: Sequence[str] | None = None,
         kinds: Sequence[str] | None = None,
+        axis: str = IN_FORCE,
     ) -> list[ScoredHit]:
         shard, stamp = self._require_open()
-        check_search_args(dense, sparse, income_year, limit, prefetch_limit, stamp.dense_dim, acts, kinds)
-        request = edge_hybrid_query(dense, sparse, income_year, limit, prefetch_limit, acts, kinds)
+        check_search_args(dense, sparse, income_year, limit, prefetch_limit, stamp.dense_dim, acts, kinds, axis)
+        request = edge_hybrid_query(dense, sparse, income_year, limit, prefetch_limit, acts, kinds, axis)
         return [stored_hit(scored.id, scored.score, scored.payload) for scored in shard.query(request)]
 
     def count(self) -> int:

@@ -16,9 +16,18 @@ POINT_NAMESPACE = uuid.UUID("5b0f7f0e-3c55-4a0e-9a1c-6b1f2a7d9e21")
 # Payload key under which the adapters keep the caller's string id (Qdrant ids are UUIDs).
 POINT_ID_KEY = "point_id"
 REQUIRED_PAYLOAD_KEYS = ("income_years", "act", "provision", "kind")
-# A point is searched in the income years it is in force (``income_years``) and, optionally, those
-# in which it is served as the text then stood where the law as it now stands is not held.
-YEAR_KEYS = ("income_years", "then_stood_years")
+# The two time axes a search runs on, and the payload keys that hold each axis's income years:
+# "in_force" (the law as it now stands): the years a point is in force (``income_years``) and,
+# optionally, those in which it is served as the text then stood where the law as it now stands
+# is not held (``then_stood_years``); "on_the_books" (known time): the years the text was shown by
+# the latest held compilation (``known_years``, optional).
+IN_FORCE = "in_force"
+ON_THE_BOOKS = "on_the_books"
+AXIS_YEAR_KEYS: dict[str, tuple[str, ...]] = {
+    IN_FORCE: ("income_years", "then_stood_years"),
+    ON_THE_BOOKS: ("known_years",),
+}
+YEAR_KEYS = ("income_years", "then_stood_years", "known_years")
 
 
 def point_uuid(point_id: str) -> str:

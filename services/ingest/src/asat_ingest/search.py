@@ -10,7 +10,7 @@ from typing import Any
 from asat_corpus.income_year import MAX_INCOME_YEAR, MIN_INCOME_YEAR
 from asat_ingest.bm25 import Bm25Encoder
 from asat_ingest.embedder import Embedder
-from asat_ingest.index_point import YEAR_KEYS
+from asat_ingest.index_point import AXIS_YEAR_KEYS, IN_FORCE
 from asat_ingest.vector_cache import VectorCache
 from asat_ingest.vector_index import VectorIndex
 
@@ -79,6 +79,7 @@ class IndexSearcher:
         prefetch_limit: int = 100,
         acts: Sequence[str] | None = None,
         kinds: Sequence[str] | None = None,
+        axis: str = IN_FORCE,
     ) -> list[SearchHit]:
         cleaned = check_search_input(query, income_year, limit, acts, self.known_acts)
         dense = self._embedder.embed([cleaned])[0]
@@ -91,9 +92,10 @@ class IndexSearcher:
             max(prefetch_limit, limit),
             acts=list(acts) if acts else None,
             kinds=list(kinds) if kinds else None,
+            axis=axis,
         )
         for hit in hits:
-            if not any(income_year in hit.payload.get(key, ()) for key in YEAR_KEYS):
+            if not any(income_year in hit.payload.get(key, ()) for key in AXIS_YEAR_KEYS[axis]):
                 raise TemporalViolationError(
                     f"the index returned {hit.id} outside income year {income_year}; refusing to serve it"
                 )

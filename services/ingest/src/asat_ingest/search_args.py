@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from asat_corpus.income_year import MAX_INCOME_YEAR, MIN_INCOME_YEAR
 from asat_ingest.index_errors import IndexSchemaError
+from asat_ingest.index_point import AXIS_YEAR_KEYS, IN_FORCE
 from asat_ingest.sparse_vector import SparseVector
 
 
@@ -18,8 +19,11 @@ def check_search_args(
     dense_dim: int,
     acts: Sequence[str] | None = None,
     kinds: Sequence[str] | None = None,
+    axis: str = IN_FORCE,
 ) -> None:
     """Raise :class:`IndexSchemaError` naming the bad argument."""
+    if axis not in AXIS_YEAR_KEYS:
+        raise IndexSchemaError(f"unknown time axis {axis!r}; use one of {', '.join(AXIS_YEAR_KEYS)}")
     if not MIN_INCOME_YEAR <= income_year <= MAX_INCOME_YEAR:
         raise IndexSchemaError(
             f"income year {income_year} is outside {MIN_INCOME_YEAR}..{MAX_INCOME_YEAR}; pass a year "

@@ -4,9 +4,10 @@ Every adapter (Qdrant Edge in-process, ``qdrant-client`` for a server) runs the 
 suite, :mod:`asat_ingest.testing.vector_index_contract`. The rules every adapter keeps:
 
 - named vectors ``dense`` (cosine) and ``sparse`` (IDF modifier); payload indexes on
-  ``income_years``, ``then_stood_years`` (integer) and ``act``, ``provision``, ``kind`` (keyword);
-- the income-year filter (``income_years`` or ``then_stood_years`` holds the year; see
-  :data:`asat_ingest.index_point.YEAR_KEYS`) and the optional act/kind filters sit on the dense
+  ``income_years``, ``then_stood_years``, ``known_years`` (integer) and ``act``, ``provision``, ``kind`` (keyword);
+- the income-year filter (on the in-force axis ``income_years`` or ``then_stood_years`` holds
+  the year, on the on-the-books axis ``known_years``; see
+  :data:`asat_ingest.index_point.AXIS_YEAR_KEYS`) and the optional act/kind filters sit on the dense
   prefetch, on the sparse prefetch and on the fused query: a point outside the income year is
   never scored, never ranked, never returned;
 - the two prefetch lists are fused with reciprocal rank fusion, k = 60.
@@ -18,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 from asat_ingest.index_errors import IndexSchemaError
-from asat_ingest.index_point import POINT_ID_KEY, YEAR_KEYS, IndexPoint, ScoredHit
+from asat_ingest.index_point import IN_FORCE, POINT_ID_KEY, YEAR_KEYS, IndexPoint, ScoredHit
 from asat_ingest.index_stamp import IndexStamp
 from asat_ingest.sparse_vector import SparseVector
 
@@ -78,11 +79,13 @@ class VectorIndex(Protocol):
         prefetch_limit: int,
         acts: Sequence[str] | None = None,
         kinds: Sequence[str] | None = None,
+        axis: str = IN_FORCE,
     ) -> list[ScoredHit]:
         """Dense and sparse prefetch, each filtered, fused with RRF (k=60), filtered again.
 
         ``dense`` or ``sparse`` may be None (or the sparse vector empty) to skip that prefetch;
-        at least one must be given.
+        at least one must be given. ``axis`` picks the time axis whose year keys the filter reads
+        (:data:`asat_ingest.index_point.AXIS_YEAR_KEYS`).
         """
         ...
 

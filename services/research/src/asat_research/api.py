@@ -39,6 +39,11 @@ class ResearchRequest(BaseModel):
         default=None, ge=1900, le=2100, description="Income year N: 1 July N-1 to 30 June N."
     )
     as_of: date | None = Field(default=None, description="A day (YYYY-MM-DD); picks the version in force that day.")
+    as_known_on: date | None = Field(
+        default=None,
+        description="A day (YYYY-MM-DD): the law as it then stood, i.e. the text the latest held compilation on "
+        "or before that day shows (known time). Give it alone, without income_year or as_of.",
+    )
 
 
 def outcome_json(outcome: ResearchOutcome) -> dict[str, Any]:
@@ -47,6 +52,7 @@ def outcome_json(outcome: ResearchOutcome) -> dict[str, Any]:
     body["scope"] = {
         "income_year": scope.income_year,
         "as_of": scope.as_of.isoformat() if scope.as_of else None,
+        "as_known_on": scope.as_known_on.isoformat() if scope.as_known_on else None,
         "source": scope.source.value,
         "matched": scope.matched,
     }
@@ -82,7 +88,9 @@ def create_app(pipeline: ResearchPipeline, health: dict[str, Any] | None = None)
         if problem:
             return _error(422, "invalid_request", problem)
         try:
-            outcome = pipeline.answer(request.question, request.income_year, request.as_of)
+            outcome = pipeline.answer(
+                request.question, request.income_year, request.as_of, as_known_on=request.as_known_on
+            )
         except TemporalError as exc:
             return _error(422, "invalid_request", str(exc))
         except DependencyUnavailable as exc:
@@ -97,7 +105,9 @@ def create_app(pipeline: ResearchPipeline, health: dict[str, Any] | None = None)
 
         def events() -> Iterator[str]:
             try:
-                for event in pipeline.run(request.question, request.income_year, request.as_of):
+                for event in pipeline.run(
+                    request.question, request.income_year, request.as_of, as_known_on=request.as_known_on
+                ):
                     yield _stage(event)
             except TemporalError as exc:
                 yield _event("error", {"status": 422, "error": "invalid_request", "message": str(exc)})

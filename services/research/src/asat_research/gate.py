@@ -33,6 +33,7 @@ reasons: an answer never loses the caveat that goes with it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import date
 from enum import StrEnum
 
 from asat_corpus.contracts.decisions import is_answered
@@ -93,6 +94,7 @@ class GateEvidence:
     named_unheld: str | None = None  # a provision the question names has no text held for the year, and why
     named_unheld_kind: str = "gap"  # "gap" or "not_yet_enacted"
     then_stood: tuple[str, ...] = ()  # caveats of verified citations quoted as the text then stood
+    as_known_on: date | None = None  # asked on the known-time axis: the texts on the books that day
 
 
 @dataclass(frozen=True)
@@ -138,7 +140,9 @@ def decide(evidence: GateEvidence, config: GateConfig) -> GateResult:
         failed.append(
             (
                 Decision.ABSTAIN_NOTHING_RETRIEVED,
-                f"nothing in the corpus is in force for income year {evidence.income_year}",
+                f"no held compilation shows a text on the books on {evidence.as_known_on.isoformat()}"
+                if evidence.as_known_on is not None
+                else f"nothing in the corpus is in force for income year {evidence.income_year}",
             )
         )
     elif evidence.top_score < config.min_score:

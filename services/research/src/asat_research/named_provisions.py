@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from asat_corpus.provision import ProvisionTimeline
-from asat_corpus.resolution import Status, resolve
+from asat_corpus.resolution import Status, resolve, resolve_as_known
 from asat_corpus.then_stood import then_stood_stretches
 
 _REFERENCE = re.compile(
@@ -37,6 +37,17 @@ class UnheldProvision:
     label: str  # "itaa1997 815-135"
     status: Status  # GAP or NOT_YET_ENACTED
     message: str  # resolution's words, with the amending Acts
+
+
+def unheld_named_provision_known(timelines: Iterable[ProvisionTimeline], day: date) -> UnheldProvision | None:
+    """Known time: the first timeline of a named number whose text on the books on ``day`` no
+    held compilation shows, when no Act shows a text of that number that day."""
+    found = list(timelines)
+    resolutions = [(t, resolve_as_known(t, day)) for t in found]
+    if not found or any(r.version is not None for _, r in resolutions):
+        return None
+    timeline, resolution = resolutions[0]
+    return UnheldProvision(f"{timeline.act} {timeline.number}", Status.GAP, resolution.message)
 
 
 def unheld_named_provision(timelines: Iterable[ProvisionTimeline], income_year: int) -> UnheldProvision | None:

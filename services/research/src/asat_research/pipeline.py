@@ -21,14 +21,19 @@ from typing import Any
 from asat_corpus.contracts.claims import Claim, Quote
 from asat_corpus.contracts.sources import SourceRef
 from asat_corpus.contracts.verification import ClaimVerdict, VerificationRequest
-from asat_corpus.resolution import Status
+from asat_corpus.resolution import Status, then_stood_caveat
 from asat_corpus.then_stood import marker_years, then_stood_stretches
 from asat_research.audit.record import AuditCitation, AuditRecord, ReadingListItem, StageLatency
 from asat_research.audit.store import AuditStore, AuditWriteError
-from asat_research.corpus_view import CorpusView, provision_label
+from asat_research.corpus_view import CorpusView, SourceDoc, provision_label
 from asat_research.gate import GateConfig, GateEvidence, GateResult, VersionSpread, decide
 from asat_research.generation.port import Generation, GenerationError, Generator, NumberedSpan
-from asat_research.named_provisions import UnheldProvision, named_provisions, unheld_named_provision
+from asat_research.named_provisions import (
+    UnheldProvision,
+    named_provisions,
+    unheld_named_provision,
+    unheld_named_provision_known,
+)
 from asat_research.parent_merge import ParentContext, merge_parents
 from asat_research.rerank import Reranker
 from asat_research.retrieval import Hit, RetrievalUnavailable, Retriever
@@ -170,6 +175,12 @@ def _servable_on(payload: dict[str, Any], day: date) -> bool:
     return any(date.fromisoformat(s["from"]) <= day < date.fromisoformat(s["to"]) for s in stretches)
 
 
+def _known_on(payload: dict[str, Any], day: date) -> bool:
+    """The text a held compilation showed on ``day`` (known time)."""
+    start, end = payload.get("known_from"), payload.get("known_to")
+    return start is not None and date.fromisoformat(start) <= day and (end is None or day < date.fromisoformat(end))
+
+
 def _interval(valid_from: date | None, valid_to: date | None) -> str:
     start = valid_from.isoformat() if valid_from else "?"
     return f"in force {start} to {valid_to.isoformat() if valid_to else 'now'}"
@@ -184,8 +195,9 @@ class ResearchPipeline:
 
     def _retrieve(self, question: str, scope: TemporalScope) -> tuple[list[Hit], list[Hit], tuple[Hit, ...]]:
         """(content hits, marker hits, every hit in retrieval order)."""
+        axis = "on_the_books" if scope.as_known_on is not None else "in_force"
         try:
-            result = self.ports.retriever.search(question, scope.income_year, self.settings.retrieve_limit)
+            result = self.ports.retriever.search(question, scope.income_year, self.settings.retrieve_limit, axis=axis)
         except RetrievalUnavailable as exc:
             raise DependencyUnavailable("index", str(exc)) from exc
         if result.corpus_generation != self.ports.corpus.generation:
@@ -200,6 +212,8 @@ class ResearchPipeline:
         for hit in result.hits:
             if scope.as_of is not None and not _servable_on(hit.payload, scope.as_of):
                 continue
+            if scope.as_known_on is not None and not _known_on(hit.payload, scope.as_known_on):
+                continue  # markers of law not held carry no known time: on that axis they never apply
             if hit.payload.get("kind") in MARKER_KINDS:
                 gaps.append(hit)
             elif self.ports.corpus.chunk(hit.chunk_id) is not None:
@@ -273,6 +287,14 @@ class ResearchPipeline:
             doc = self.ports.corpus.doc(citation.source_id)
             if doc is None or doc.kind != "provision":
                 dated.append(citation)
+                continue
+            if scope.as_known_on is not None:
+                version = self.ports.corpus.version(doc.id)
+                day = scope.as_known_on
+                caveat = None
+                if version is not None and version.known_on(day) and not version.in_force_on(day):
+                    caveat = f"{then_stood_caveat(version)} (asked as known on {day.isoformat()})"
+                dated.append(replace(citation, then_stood=caveat))
                 continue
             if scope.as_of is not None:
                 in_force = (doc.valid_from is None or doc.valid_from <= scope.as_of) and (
@@ -357,9 +379,13 @@ class ResearchPipeline:
                 spreads.append(VersionSpread(provision_label(*key), tuple(versions), gaps))
         return tuple(spreads)
 
-    def _named_unheld(self, question: str, year: int) -> UnheldProvision | None:
+    def _named_unheld(self, question: str, year: int, as_known_on: date | None) -> UnheldProvision | None:
         for number in named_provisions(question):
-            unheld = unheld_named_provision(self.ports.corpus.timelines_numbered(number), year)
+            timelines = self.ports.corpus.timelines_numbered(number)
+            if as_known_on is not None:
+                unheld = unheld_named_provision_known(timelines, as_known_on)
+            else:
+                unheld = unheld_named_provision(timelines, year)
             if unheld is not None:
                 return unheld
         return None
@@ -383,6 +409,20 @@ class ResearchPipeline:
             ranking = replace(ranking, gap_score=gap_scores[best], gap_description=description, gap_kind=kind)
         return ranking
 
+    def _in_period(self, doc: SourceDoc, citation: Citation, scope: TemporalScope) -> bool:
+        """Whether a cited text may be served for the scope: in force in the income year (or on the
+        day), served there as it then stood, or (known time) shown on the books that day."""
+        if scope.as_known_on is not None:
+            if doc.kind != "provision":
+                return (
+                    doc.valid_from is not None
+                    and doc.valid_from <= scope.as_known_on
+                    and (doc.valid_to is None or scope.as_known_on < doc.valid_to)
+                )
+            version = self.ports.corpus.version(doc.id)
+            return version is not None and version.known_on(scope.as_known_on)
+        return scope.income_year in doc.income_years or citation.then_stood is not None
+
     def rank(self, question: str, income_year: int | None = None, as_of: date | None = None) -> Ranking:
         """Retrieval and rerank only (no generation, no audit): for calibration and benchmarks."""
         scope = resolve_income_year(question, self.settings.today(), income_year, as_of)
@@ -391,14 +431,19 @@ class ResearchPipeline:
     # -- the run ------------------------------------------------------------------------------
 
     def run(
-        self, question: str, income_year: int | None = None, as_of: date | None = None, request_id: str | None = None
+        self,
+        question: str,
+        income_year: int | None = None,
+        as_of: date | None = None,
+        request_id: str | None = None,
+        as_known_on: date | None = None,
     ) -> Iterator[StageEvent]:
         request_id = request_id or uuid.uuid4().hex
         latencies: dict[str, float] = {}
         clock = time.perf_counter
 
         started = clock()
-        scope = resolve_income_year(question, self.settings.today(), income_year, as_of)
+        scope = resolve_income_year(question, self.settings.today(), income_year, as_of, as_known_on)
         latencies["resolve"] = (clock() - started) * 1000
         yield StageEvent(
             "resolve",
@@ -406,6 +451,7 @@ class ResearchPipeline:
             {
                 "income_year": scope.income_year,
                 "as_of": scope.as_of.isoformat() if scope.as_of else None,
+                "as_known_on": scope.as_known_on.isoformat() if scope.as_known_on else None,
                 "source": scope.source.value,
                 "matched": scope.matched,
             },
@@ -497,8 +543,7 @@ class ResearchPipeline:
             c.source_id
             for claim in verified_claims
             for c in claim.citations
-            if (doc := self.ports.corpus.doc(c.source_id)) is None
-            or (year not in doc.income_years and c.then_stood is None)
+            if (doc := self.ports.corpus.doc(c.source_id)) is None or not self._in_period(doc, c, scope)
         )
         then_stood = tuple(
             dict.fromkeys(
@@ -514,7 +559,7 @@ class ResearchPipeline:
         )
         evidence = GateEvidence(
             income_year=year,
-            day_given=scope.as_of is not None,
+            day_given=scope.as_of is not None or scope.as_known_on is not None,
             top_score=top_score,
             gap_score=gap_score,
             gap_description=gap_description,
@@ -523,12 +568,14 @@ class ResearchPipeline:
             failed_claims=len(verdicts) - len(verified_claims),
             supporting_sources=supporting,
             out_of_period_citations=out_of_period,
-            version_spreads=self._spreads(verified_claims, year),
+            # On the known-time axis one text per provision was on the books that day: no spread.
+            version_spreads=self._spreads(verified_claims, year) if scope.as_known_on is None else (),
             declined=generation.declined,
             out_of_scope=out_of_scope(question),
             then_stood=then_stood,
+            as_known_on=scope.as_known_on,
         )
-        named = self._named_unheld(question, year)
+        named = self._named_unheld(question, year, scope.as_known_on)
         if named is not None:
             evidence = replace(
                 evidence,
@@ -589,9 +636,14 @@ class ResearchPipeline:
         yield StageEvent("done", sum(latencies.values()), {}, outcome)
 
     def answer(
-        self, question: str, income_year: int | None = None, as_of: date | None = None, request_id: str | None = None
+        self,
+        question: str,
+        income_year: int | None = None,
+        as_of: date | None = None,
+        request_id: str | None = None,
+        as_known_on: date | None = None,
     ) -> ResearchOutcome:
-        for event in self.run(question, income_year, as_of, request_id):
+        for event in self.run(question, income_year, as_of, request_id, as_known_on):
             if event.outcome is not None:
                 return event.outcome
         raise AssertionError("the pipeline ended without an outcome")  # pragma: no cover

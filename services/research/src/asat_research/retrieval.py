@@ -33,6 +33,11 @@ class SearchResult:
 
 
 class Retriever(Protocol):
-    def search(self, query: str, income_year: int, limit: int, acts: tuple[str, ...] | None = None) -> SearchResult: ...
+    def search(
+        self, query: str, income_year: int, limit: int, acts: tuple[str, ...] | None = None, axis: str = "in_force"
+    ) -> SearchResult:
+        """Hits of ``income_year`` on a time axis: ``in_force`` (the law as it now stands, and texts
+        served as they then stood) or ``on_the_books`` (what held compilations showed)."""
+        ...
 
     def index_generation(self) -> str: ...

@@ -40,10 +40,18 @@ class HttpRetriever:
             raise RetrievalRequestError(str(body.get("message", body)))
         return body
 
-    def search(self, query: str, income_year: int, limit: int, acts: tuple[str, ...] | None = None) -> SearchResult:
+    def search(
+        self, query: str, income_year: int, limit: int, acts: tuple[str, ...] | None = None, axis: str = "in_force"
+    ) -> SearchResult:
         body = self._post(
             "/v1/search",
-            {"query": query, "income_year": income_year, "limit": limit, "acts": list(acts) if acts else None},
+            {
+                "query": query,
+                "income_year": income_year,
+                "limit": limit,
+                "acts": list(acts) if acts else None,
+                "axis": axis,
+            },
         )
         hits = tuple(
             Hit(

@@ -35,6 +35,8 @@ class TemporalScope:
     as_of: date | None  # a specific day, when one was given
     source: ScopeSource
     matched: str  # the words or parameter it came from
+    # Known time: the law as the latest held compilation on or before this day showed it.
+    as_known_on: date | None = None
 
     @property
     def reference_day(self) -> date:
@@ -115,8 +117,27 @@ def resolve_income_year(
     today: date,
     income_year: int | None = None,
     as_of: date | None = None,
+    as_known_on: date | None = None,
 ) -> TemporalScope:
-    """The income year (and day, if any) a question is about. Raises :class:`TemporalError`."""
+    """The income year (and day, if any) a question is about. Raises :class:`TemporalError`.
+
+    ``as_known_on`` asks for the text on the books that day (the known-time axis): it stands alone,
+    as the parameter that picks the day, and the income year is the one containing it.
+    """
+    if as_known_on is not None:
+        if income_year is not None or as_of is not None:
+            raise TemporalError(
+                "as_known_on picks the day whose text on the books is wanted; give it alone, without "
+                "income_year or as_of (those ask for the law as it now stands)"
+            )
+        _check_year(income_year_of(as_known_on), "as_known_on falls in income year")
+        return TemporalScope(
+            income_year_of(as_known_on),
+            None,
+            ScopeSource.PARAMETER,
+            f"as_known_on={as_known_on.isoformat()}",
+            as_known_on,
+        )
     if income_year is not None:
         _check_year(income_year, "income_year")
     if as_of is not None:

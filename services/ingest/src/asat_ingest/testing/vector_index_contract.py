@@ -252,6 +252,26 @@ class VectorIndexContract:
         assert [h.id for h in index.hybrid_search(*query, 2015, 5, 5, kinds=["provision"])] == ["then-stood"]
         assert index.hybrid_search(*query, 2015, 5, 5, kinds=["ruling"]) == []
 
+    def test_the_on_the_books_axis_reads_known_years_only(self, index: VectorIndex) -> None:
+        index.upsert(
+            [
+                point("old", unit((0, 1.0)), sparse((1, 1.0)), years=(2014,), known_years=[2014, 2015, 2016]),
+                point("new", unit((0, 1.0), (1, 0.2)), sparse((1, 1.0)), years=(2015, 2016), known_years=[2017]),
+            ]
+        )
+        query = (unit((0, 1.0)), sparse((1, 1.0)))
+        assert [h.id for h in index.hybrid_search(*query, 2015, 5, 5)] == ["new"]
+        for prefetch_limit in (1, 5):
+            found = index.hybrid_search(*query, 2015, 5, prefetch_limit, axis="on_the_books")
+            assert [h.id for h in found] == ["old"]
+        assert [h.id for h in index.hybrid_search(*query, 2017, 5, 5, axis="on_the_books")] == ["new"]
+        assert index.hybrid_search(*query, 2017, 5, 5) == []
+
+    def test_an_unknown_axis_is_refused(self, index: VectorIndex) -> None:
+        index.upsert([point("p", unit((0, 1.0)))])
+        with pytest.raises(IndexSchemaError, match="unknown time axis"):
+            index.hybrid_search(unit((0, 1.0)), None, 2020, 5, 5, axis="sideways")
+
     def test_then_stood_years_out_of_range_are_refused(self, index: VectorIndex) -> None:
         with pytest.raises(ValueError, match="then_stood_years"):
             index.upsert([point("bad", unit((0, 1.0)), years=(2020,), then_stood_years=[1800])])
