@@ -17,7 +17,9 @@ from asat_corpus.versioning import (
 )
 
 
-def _version(number: str, start: date, end: date | None, years: tuple[int, ...], compiled: date) -> ProvisionVersion:
+def _version(
+    number: str, start: date, end: date | None, years: tuple[int, ...], compiled: date, known_to: date | None = None
+) -> ProvisionVersion:
     return ProvisionVersion(
         f"x:{number}@{start}",
         "x",
@@ -35,7 +37,7 @@ def _version(number: str, start: date, end: date | None, years: tuple[int, ...],
         years,
         "h",
         known_from=compiled,
-        known_to=None,
+        known_to=known_to,
         compilation_dates=(compiled,),
     )
 
@@ -46,7 +48,10 @@ def _gap(number: str, reason: str, between: tuple[str, str] | None = None) -> Ve
 
 def _timeline(number: str, *gaps: VersionGap, comparisons: tuple[TextComparison, ...] = ()) -> ProvisionTimeline:
     versions = (
-        _version(number, date(2010, 1, 1), date(2015, 7, 1), tuple(range(2010, 2016)), date(2015, 6, 22)),
+        # on the books until Act No. 1, 2016 changed it (assent 1 March 2016)
+        _version(
+            number, date(2010, 1, 1), date(2015, 7, 1), tuple(range(2010, 2016)), date(2015, 6, 22), date(2016, 3, 1)
+        ),
         _version(number, date(2024, 1, 1), None, tuple(range(2024, 2028)), date(2026, 4, 1)),
     )
     return ProvisionTimeline("x", number, versions, gaps, comparisons=comparisons)
@@ -62,9 +67,12 @@ def test_a_year_counts_provisions_with_nothing_servable_by_cause() -> None:
     row = year_row(timelines, 2020, 2027, caveats=True)
     assert (row.provisions, row.none_servable) == (3, 3)
     assert row.by_cause["no_amendment_recorded"] == 1 and row.by_cause["commencement_uncertain"] == 1
-    assert row.servable_with_caveat == 1  # between two held texts, only the day uncertain
-    assert row.unservable == 2 and row.unexplained == 0
-    strict = year_row(timelines, 2020, 2027, caveats=False)
+    # In 2020 no held compilation shows the text on the books: nothing is served as it then stood.
+    assert row.servable_with_caveat == 0 and row.unservable == 3 and row.unexplained == 1
+    # In 2016 the old text was on the books until 1 March 2016: served as it then stood.
+    early = year_row(timelines, 2016, 2027, caveats=True)
+    assert early.servable_with_caveat == 3 and early.unservable == 0
+    strict = year_row(timelines, 2016, 2027, caveats=False)
     assert strict.servable_with_caveat == 0 and strict.unexplained == 1
 
 

@@ -7,8 +7,9 @@ A provision counts in an income year when a version or a gap of it touches the y
 *nothing servable* when no version is in force on any day of the year. Its cause is the reason of
 a gap in that year (the gap that leaves the most unheld if there are several:
 amended before the earliest compilation, amended more than once, no amendment recorded,
-commencement uncertain). After the rules, a year whose every gap lies between two held texts
-changed once by one Act (only the day is uncertain) is *servable with a caveat*; what is left must
+commencement uncertain). After the rules, a year
+reached by a text as it then stood (:mod:`asat_corpus.then_stood`: a held compilation shows the
+text on the books on some day of it) is *servable with a caveat*, as research serves it; what is left must
 be a text genuinely not held or a pair kept apart with a stated reason, else the target is missed.
 """
 
@@ -20,6 +21,7 @@ from dataclasses import dataclass, field
 from asat_corpus.income_year import income_years_overlapping
 from asat_corpus.provision import ProvisionTimeline, TextComparison, VersionGap
 from asat_corpus.resolution import resolve_as_known
+from asat_corpus.then_stood import then_stood_stretches, then_stood_years
 from asat_corpus.versioning import (
     REASON_AMENDED_BEFORE_EARLIEST,
     REASON_AMENDED_MORE_THAN_ONCE,
@@ -138,7 +140,7 @@ def year_row(timelines: Iterable[ProvisionTimeline], year: int, horizon: int, ca
         none += 1
         cause = _worst(gaps)
         by_cause[cause] = by_cause.get(cause, 0) + 1
-        if caveats and all(g.one_of_two_held_texts for g in gaps):
+        if caveats and year in then_stood_years(then_stood_stretches(timeline), horizon):
             caveated += 1
         else:
             unservable[cause] = unservable.get(cause, 0) + 1
