@@ -65,6 +65,7 @@ def _rebuild(body: dict[str, Any]) -> ResearchOutcome:
             date.fromisoformat(scope["as_of"]) if scope["as_of"] else None,
             ScopeSource(scope["source"]),
             scope["matched"],
+            date.fromisoformat(scope["as_known_on"]) if scope["as_known_on"] else None,
         ),
         claims=tuple(
             AnswerClaim(c["id"], c["text"], tuple(citation(q) for q in c["citations"]), c["groundedness"])
@@ -233,6 +234,8 @@ def test_the_url_comes_from_the_environment_then_the_default(
     [
         (["   "], "error: the question is empty: type the question, in quotes"),
         ([QUESTION, "--as-of", "2015-13-01"], "error: --as-of: Input should be a valid date"),
+        ([QUESTION, "--as-known-on", "2015-10-32"], "error: --as-known-on: Input should be a valid date"),
+        ([QUESTION, "--as-known-on", "October 2015"], "error: --as-known-on: Input should be a valid date"),
         ([QUESTION, "--income-year", "1800"], "error: --income-year: Input should be greater than or equal to 1900"),
         (["x" * 2001], "error: the question: String should have at most 2000 characters"),
     ],
@@ -250,6 +253,9 @@ def test_a_bad_question_or_date_exits_2_before_asking(
     "argv",
     [
         [QUESTION, "--income-year", "2015", "--as-of", "2015-03-01"],
+        [QUESTION, "--as-known-on", "2015-10-31", "--as-of", "2015-03-01"],
+        [QUESTION, "--as-known-on", "2015-10-31", "--income-year", "2016"],
+        [QUESTION, "--as-known-on"],
         [],
         [QUESTION, "--income-year", "x"],
         [QUESTION, "--timeout", "0"],
@@ -357,3 +363,45 @@ def test_a_rejected_premise_and_an_unauthorised_or_ruling_source_are_said_so(
         "2019-03-20, still in force, withdrawn]"
     )
     assert "2 further claims were dropped: the quote did not verify." in lines
+
+
+def test_as_known_on_is_sent_and_the_heading_says_the_law_as_it_then_stood(
+    research: ResearchStub, capsys: pytest.CaptureFixture[str]
+) -> None:
+    body = recorded("answered")
+    body["decision"] = "answered_as_then_stood"
+    body["reasons"] = ["ITAA 1997 s 328-110 as it then stood on 2015-10-31; later amended by Act No. 1, 2016"]
+    body["scope"] = {
+        "income_year": 2016,
+        "as_of": None,
+        "as_known_on": "2015-10-31",
+        "source": "parameter",
+        "matched": "as_known_on=2015-10-31",
+    }
+    research.reply_with(200, body)
+    code, out, err = _ask(capsys, QUESTION, "--as-known-on", "2015-10-31", "--url", research.url)
+    assert (code, err) == (0, "")
+    assert research.requests == [
+        {"question": QUESTION, "income_year": None, "as_of": None, "as_known_on": "2015-10-31"}
+    ]
+    lines = out.splitlines()
+    assert lines[0] == (
+        "Answer: as known on 2015-10-31 (the law as it then stood), income year 2016 (1 July 2015 to 30 June 2016)"
+    )
+    assert "Read with this caveat:" in lines
+    code, out, _ = _ask(capsys, QUESTION, "--as-known-on", "2015-10-31", "--json", "--url", research.url)
+    assert code == 0
+    assert json.loads(out)["scope"]["as_known_on"] == "2015-10-31"
+
+
+def test_without_as_known_on_the_request_and_heading_are_as_before(
+    research: ResearchStub, capsys: pytest.CaptureFixture[str]
+) -> None:
+    body = recorded("answered")
+    del body["scope"]["as_known_on"]  # a service that predates it
+    research.reply_with(200, body)
+    code, out, _ = _ask(capsys, QUESTION, "--income-year", "2015", "--url", research.url)
+    assert code == 0
+    assert research.requests == [{"question": QUESTION, "income_year": 2015, "as_of": None}]
+    assert out.splitlines()[0] == "Answer: income year 2015 (1 July 2014 to 30 June 2015)"
+    assert "as known on" not in out

@@ -33,7 +33,7 @@ def test_research_page_has_a_labelled_form_defaulting_to_the_current_income_year
     page = web.get("/research")
     assert page.status_code == 200
     html = page.text
-    for field_id in ("question", "income-year", "as-of", "period-year", "period-day"):
+    for field_id in ("question", "income-year", "as-of", "period-year", "period-day", "as-known-on", "period-known"):
         assert re.search(rf'<label[^>]+for="{field_id}"', html), field_id
     assert 'value="2026"' in html  # 1 April 2026 is in income year 2026
     assert "default-src 'none'" in page.headers["content-security-policy"]
@@ -61,6 +61,24 @@ def test_an_as_at_day_is_sent_instead_of_the_year(make_web: Make) -> None:
     web, stub = make_web()
     _events(web, {"question": "q", "as_of": "2015-03-01", "income_year": 2015})
     assert stub.state.requests == [{"question": "q", "as_of": "2015-03-01"}]
+
+
+def test_an_as_known_on_day_is_forwarded_alone_and_the_scope_says_so(make_web: Make) -> None:
+    scope = {
+        "income_year": 2016,
+        "as_of": None,
+        "as_known_on": "2015-10-31",
+        "source": "parameter",
+        "matched": "as_known_on=2015-10-31",
+    }
+    web, stub = make_web(result=outcome(decision="answered_as_then_stood", scope=scope))
+    html = _events(web, {"question": "q", "as_known_on": "2015-10-31", "as_of": "2015-03-01"})[-1][1]["html"]
+    assert stub.state.requests == [{"question": "q", "as_known_on": "2015-10-31"}]
+    assert '<p class="scope">As known on 2015-10-31 (the law as it then stood)</p>' in html
+    chat = _events(web, {"question": "q", "as_known_on": "2015-10-31", "mode": "chat"})[-1][1]["html"]
+    assert "(as known on 2015-10-31, the law as it then stood)" in chat
+    plain = make_web()[0]
+    assert "As known on" not in _events(plain, ASK)[-1][1]["html"]
 
 
 def test_an_abstention_shows_its_reason_and_the_reading_list(make_web: Make) -> None:
@@ -112,6 +130,8 @@ def test_bad_stream_input_is_a_clear_422(make_web: Make) -> None:
         ({"question": "  "}, "empty"),
         ({"question": "q", "income_year": 1700}, "income_year"),
         ({"question": "q", "as_of": "soon"}, "as_of"),
+        ({"question": "q", "as_known_on": "October 2015"}, "as_known_on"),
+        ({"question": "q", "as_known_on": "2015-02-30"}, "as_known_on"),
     ):
         reply = web.post("/stream", json=body)
         assert reply.status_code == 422 and words in reply.json()["message"], reply.text
@@ -133,6 +153,20 @@ def test_the_form_works_without_javascript(make_web: Make) -> None:
     assert stub.state.requests == [{"question": "Turnover?", "income_year": 2015}]
     bad = web.post("/research", data={"question": "Turnover?", "period": "as_of", "as_of": "nope"})
     assert bad.status_code == 422 and "not a date" in bad.text
+
+
+def test_the_form_forwards_as_known_on_and_a_bad_one_keeps_the_question(make_web: Make) -> None:
+    web, stub = make_web()
+    form = {"question": "Turnover when we lodged?", "period": "as_known_on", "as_known_on": "2015-10-31"}
+    reply = web.post("/research", data=form | {"income_year": "2026", "as_of": ""})
+    assert reply.status_code == 200 and QUOTE in reply.text
+    assert stub.state.requests == [{"question": "Turnover when we lodged?", "as_known_on": "2015-10-31"}]
+    for day in ("31/10/2015", "", "2015-13-01"):
+        bad = web.post("/research", data=form | {"as_known_on": day})
+        assert bad.status_code == 422
+        assert f"the as-known-on date {day!r} is not a date (YYYY-MM-DD)".replace("'", "&#39;") in bad.text
+        assert ">Turnover when we lodged?</textarea>" in bad.text
+    assert len(stub.state.requests) == 1  # nothing was asked with a bad date
 
 
 def test_source_viewer_highlights_the_verified_quote_with_interval_timeline_and_diff(make_web: Make) -> None:

@@ -25,6 +25,9 @@ def test_decisions_and_stages_in_plain_words() -> None:
     assert decision_heading("abstain_something_new") == "No answer"
     assert stage_summary("resolve", {"income_year": 2015, "source": "parameter"}) == "income year 2015 (from parameter)"
     assert stage_summary("resolve", {"as_of": "2015-03-01", "source": "question"}).startswith("as at 2015-03-01")
+    assert stage_summary("resolve", {"income_year": 2016, "as_known_on": "2015-10-31", "source": "parameter"}) == (
+        "as known on 2015-10-31, income year 2016 (from parameter)"
+    )
     assert stage_summary("retrieve", {"hits": 7, "gap_markers": 1}) == "7 passages, 1 markers of text not held"
     assert stage_summary("rerank", {"parents": ["a", "b"], "top_score": 0.5}) == "2 sources kept, best score 0.500"
     assert stage_summary("rerank", {"parents": [], "top_score": None}) == "0 sources kept, nothing scored"

@@ -15,6 +15,15 @@ def test_an_answer_reads_into_claims_quotes_and_footer() -> None:
     assert view.reading_list[0].quotes[0].register_ids == ("C2015C00285",)
 
 
+def test_the_scope_carries_as_known_on_when_set() -> None:
+    assert parse_outcome(outcome()).as_known_on is None
+    scope = {"income_year": 2016, "as_of": None, "as_known_on": "2015-10-31", "source": "parameter", "matched": ""}
+    view = parse_outcome(outcome(scope=scope))
+    assert (view.as_known_on, view.as_of, view.income_year) == ("2015-10-31", None, 2016)
+    with pytest.raises(OutcomeShapeError, match="'as_known_on' must be a string or null"):
+        parse_outcome(outcome(scope=scope | {"as_known_on": 20151031}))
+
+
 @pytest.mark.parametrize(
     ("change", "words"),
     [

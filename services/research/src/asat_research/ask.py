@@ -1,10 +1,11 @@
-"""``python -m asat_research.ask "question" [--income-year N | --as-of DATE] [--json] [--url URL]``.
+"""``python -m asat_research.ask "question" [--income-year N | --as-of DATE | --as-known-on DATE] [--json]``.
 
 Asks the running research service (``POST /v1/research`` at ``--url``, else ``ASAT_RESEARCH_URL``,
 else http://127.0.0.1:8730) and prints the decision; each claim with its verified quote and the
 provision version it comes from (act, section, register id, validity); the reasons when it
 abstains; the reading list; the audit id and the attribution. ``--json`` prints the service's
-reply unchanged.
+reply unchanged. ``--as-known-on DATE`` asks for the law as it then stood: the text as the
+latest held compilation on or before that day shows it (sent as ``as_known_on`` only when given).
 
 Exit codes: 0 answered; 3 abstained; 2 a usage error, the service not reachable, or the service
 refused the request (422: the question or date; 503: a dependency is down), with a message
@@ -77,6 +78,7 @@ class ScopeOut(_Read):
     as_of: str | None
     source: str
     matched: str
+    as_known_on: str | None = None  # absent from a service that predates it
 
 
 class OutcomeOut(_Read):
@@ -98,14 +100,28 @@ class OutcomeOut(_Read):
     attribution: str
 
 
-def research_request(question: str, income_year: int | None, as_of: str | None) -> ResearchRequest:
-    """The request body, validated by the service's own request model."""
+def research_request(
+    question: str, income_year: int | None, as_of: str | None, as_known_on: str | None = None
+) -> ResearchRequest:
+    """The request body, validated by the service's own request model.
+
+    ``as_known_on`` is in the body only when given, so a service that predates it is still asked
+    the same way (``post`` sends the fields set here).
+    """
     if not question.strip():
         raise AskError("the question is empty: type the question, in quotes")
+    body: dict[str, object] = {"question": question, "income_year": income_year, "as_of": as_of}
+    if as_known_on is not None:
+        body["as_known_on"] = as_known_on
     try:
-        return ResearchRequest.model_validate({"question": question, "income_year": income_year, "as_of": as_of})
+        return ResearchRequest.model_validate(body)
     except ValidationError as exc:
-        flags = {"question": "the question", "income_year": "--income-year", "as_of": "--as-of"}
+        flags = {
+            "question": "the question",
+            "income_year": "--income-year",
+            "as_of": "--as-of",
+            "as_known_on": "--as-known-on",
+        }
         problems = [f"{flags.get(str(e['loc'][0]), e['loc'][0])}: {e['msg']}" for e in exc.errors()]
         raise AskError("; ".join(problems)) from None
 
@@ -113,7 +129,7 @@ def research_request(question: str, income_year: int | None, as_of: str | None) 
 def post(url: str, request: ResearchRequest, timeout: float) -> httpx.Response:
     endpoint = f"{url.rstrip('/')}/v1/research"
     try:
-        return httpx.post(endpoint, json=request.model_dump(mode="json"), timeout=timeout)
+        return httpx.post(endpoint, json=request.model_dump(mode="json", exclude_unset=True), timeout=timeout)
     except httpx.TimeoutException:
         raise AskError(
             f"the research service at {url} did not answer within {timeout:g} s; check it with `make status`, "
@@ -214,6 +230,8 @@ def _heading(outcome: OutcomeOut) -> str:
     period = f"income year {year} (1 July {year - 1} to 30 June {year})"
     if scope.as_of:
         period = f"as at {scope.as_of}, {period}"
+    if scope.as_known_on:
+        period = f"as known on {scope.as_known_on} (the law as it then stood), {period}"
     if scope.source == "question":
         period += f", from the question ({scope.matched!r})"
     elif scope.source != "parameter":
@@ -268,6 +286,12 @@ def parser(env: Mapping[str, str]) -> argparse.ArgumentParser:
     when = result.add_mutually_exclusive_group()
     when.add_argument("--income-year", type=int, metavar="N", help="income year N: 1 July N-1 to 30 June N")
     when.add_argument("--as-of", metavar="DATE", help="a day (YYYY-MM-DD): the version in force that day")
+    when.add_argument(
+        "--as-known-on",
+        metavar="DATE",
+        help="a day (YYYY-MM-DD): the law as it then stood, i.e. the text as the latest held compilation on or "
+        "before that day shows it (e.g. the day a return was lodged)",
+    )
     result.add_argument("--json", action="store_true", help="print the service's JSON reply unchanged")
     result.add_argument(
         "--url",
@@ -283,7 +307,7 @@ def parser(env: Mapping[str, str]) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None) -> int:
     args = parser(os.environ if env is None else env).parse_args(argv)
     try:
-        request = research_request(args.question, args.income_year, args.as_of)
+        request = research_request(args.question, args.income_year, args.as_of, args.as_known_on)
         response = post(args.url, request, args.timeout)
         if response.status_code != 200:
             if args.json:

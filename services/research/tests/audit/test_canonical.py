@@ -55,6 +55,7 @@ FIELD_STRATEGIES: dict[str, st.SearchStrategy[Any]] = {
     "seed": st.none() | st.integers(-(2**63), 2**63 - 1),
     "corpus_generation": texts,
     "latencies": st.lists(latencies, max_size=3).map(tuple),
+    "as_known_on": st.none() | st.dates(),
 }
 records = st.builds(AuditRecord, **FIELD_STRATEGIES)
 
@@ -62,8 +63,10 @@ records = st.builds(AuditRecord, **FIELD_STRATEGIES)
 def test_every_record_field_has_a_strategy_and_a_place_in_the_document(make_record: Any) -> None:
     # A field added to AuditRecord but left out of the hashed document would not be protected.
     assert set(FIELD_STRATEGIES) == set(RECORD_FIELDS) == {f.name for f in fields(AuditRecord)}
-    document = record_document(1, MOMENT, make_record())
+    document = record_document(1, MOMENT, make_record(as_known_on=date(2015, 10, 1)))
     assert set(document) == set(RECORD_FIELDS) | {"id", "recorded_at"}
+    # Unset, as_known_on is the one field left out (so older rows keep their hashes).
+    assert set(record_document(1, MOMENT, make_record())) == set(document) - {"as_known_on"}
 
 
 def test_canonical_bytes_are_sorted_compact_utf8() -> None:
@@ -136,3 +139,62 @@ def test_the_hash_is_deterministic(record: AuditRecord) -> None:
     assert chain_hash(GENESIS_HASH, record_document(3, MOMENT, record)) == chain_hash(
         GENESIS_HASH, record_document(3, MOMENT, copy)
     )
+
+
+# A record as the log stored it before ``as_known_on`` existed, with its canonical form and hash
+# as computed by that code (commit 67a3b2f). Neither may ever change: rows in a database must
+# still verify.
+PINNED_RECORD = AuditRecord(
+    request_id="req-7",
+    question="Was s 8-1 satisfied? café",
+    as_of=date(2015, 10, 1),
+    income_year=2016,
+    decision="answered",
+    reasons=("all quotes verified",),
+    citations=(AuditCitation("ITAA1997/8-1@2015-07-01", ("C2015C00001",), "a loss or outgoing", 10, 28),),
+    verified_quotes=(),
+    reading_list=(ReadingListItem("ITAA1997/8-1@2015-07-01", ("C2015C00001",), "ITAA 1997 s 8-1"),),
+    provider="extractive",
+    model="extractive-v1",
+    seed=42,
+    corpus_generation="gen-1",
+    latencies=(StageLatency("retrieve", 12.5),),
+)
+PINNED_CANONICAL = (
+    '{"as_of":"2015-10-01","citations":[{"end":28,"quote":"a loss or outgoing","register_ids":["C2015C00001"],'
+    '"start":10,"version_id":"ITAA1997/8-1@2015-07-01"}],"corpus_generation":"gen-1","decision":"answered",'
+    '"id":3,"income_year":2016,"latencies":[{"ms":12.5,"stage":"retrieve"}],"model":"extractive-v1",'
+    '"provider":"extractive","question":"Was s 8-1 satisfied? café","reading_list":[{"label":"ITAA 1997 s 8-1",'
+    '"register_ids":["C2015C00001"],"version_id":"ITAA1997/8-1@2015-07-01"}],"reasons":["all quotes verified"],'
+    '"recorded_at":"2024-07-01T03:04:05.000006Z","request_id":"req-7","seed":42,"verified_quotes":[]}'
+)
+PINNED_HASH = "f5c0f1eaa4ed97628aa93f7ad74c9af3582f3d780513b0790d9ea2984b949999"
+
+
+def test_a_record_without_as_known_on_keeps_its_canonical_form_and_hash() -> None:
+    assert PINNED_RECORD.as_known_on is None
+    document = record_document(3, MOMENT, PINNED_RECORD)
+    assert "as_known_on" not in document
+    assert canonical_bytes(document) == PINNED_CANONICAL.encode("utf-8")
+    assert chain_hash(GENESIS_HASH, document) == PINNED_HASH
+    explicit = replace(PINNED_RECORD, as_known_on=None)
+    assert chain_hash(GENESIS_HASH, record_document(3, MOMENT, explicit)) == PINNED_HASH
+
+
+def test_a_set_as_known_on_is_in_the_canonical_form_and_the_hash() -> None:
+    record = replace(PINNED_RECORD, as_known_on=date(2015, 10, 31))
+    document = record_document(3, MOMENT, record)
+    assert document["as_known_on"] == "2015-10-31"
+    expected = PINNED_CANONICAL.replace('{"as_of":"2015-10-01",', '{"as_known_on":"2015-10-31","as_of":"2015-10-01",')
+    assert canonical_bytes(document) == expected.encode("utf-8")
+    digest = chain_hash(GENESIS_HASH, document)
+    assert digest != PINNED_HASH
+    later = replace(record, as_known_on=date(2015, 11, 1))
+    assert digest != chain_hash(GENESIS_HASH, record_document(3, MOMENT, later))
+
+
+@given(record=records)
+def test_as_known_on_only_adds_its_own_key(record: AuditRecord) -> None:
+    without = record_document(1, MOMENT, replace(record, as_known_on=None))
+    with_it = record_document(1, MOMENT, replace(record, as_known_on=date(2015, 10, 1)))
+    assert with_it == {**without, "as_known_on": "2015-10-01"}

@@ -6,6 +6,7 @@ import io
 import json
 from collections.abc import Iterator
 from dataclasses import replace
+from datetime import date
 from typing import Any, LiteralString
 
 import psycopg
@@ -90,6 +91,33 @@ def test_a_row_altered_behind_the_systems_back_is_found_by_verify(three_rows: An
     assert report["checked"] == 1
     assert report["broken"]["id"] == 2
     assert report["broken"]["kind"] == "hash_mismatch"
+
+
+@pytest.mark.parametrize(
+    ("row", "statement"),
+    [
+        (1, "UPDATE research.audit_log SET as_known_on = DATE '2015-10-31' WHERE id = 1"),  # none -> set
+        (2, "UPDATE research.audit_log SET as_known_on = DATE '2015-11-01' WHERE id = 2"),  # changed
+        (2, "UPDATE research.audit_log SET as_known_on = NULL WHERE id = 2"),  # set -> none
+    ],
+)
+def test_tampering_with_as_known_on_is_found_by_verify(
+    clean_audit_log: Any, make_record: Any, row: int, statement: LiteralString
+) -> None:
+    with PostgresAuditStore(clean_audit_log.app_url) as store:
+        store.append(make_record(0))
+        store.append(make_record(1, as_known_on=date(2015, 10, 31)))
+        store.append(make_record(2))
+    code, report = _verify_json(clean_audit_log)
+    assert (code, report["ok"], report["checked"]) == (0, True, 3)
+    with psycopg.connect(clean_audit_log.admin_url) as admin:
+        stored = admin.execute("SELECT id, as_known_on FROM research.audit_log ORDER BY id").fetchall()
+    assert stored == [(1, None), (2, date(2015, 10, 31)), (3, None)]
+    _tamper(clean_audit_log, statement)
+    code, report = _verify_json(clean_audit_log)
+    assert code == 1
+    assert report["checked"] == row - 1
+    assert (report["broken"]["id"], report["broken"]["kind"]) == (row, "hash_mismatch")
 
 
 def test_a_removed_row_is_found_as_a_gap(three_rows: Any) -> None:

@@ -23,6 +23,8 @@ def test_a_sample_record_is_valid(make_record: Any) -> None:
         ({"income_year": 0}, "income_year"),
         ({"seed": 2**63}, "64-bit"),
         ({"as_of": datetime(2020, 1, 1)}, "not a datetime"),
+        ({"as_known_on": datetime(2015, 10, 1)}, "as_known_on must be a date"),
+        ({"as_known_on": "2015-10-01"}, "as_known_on must be a date"),
         ({"reasons": ["a list"]}, "tuple"),
         ({"citations": []}, "tuple"),
     ],

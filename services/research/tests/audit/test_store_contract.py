@@ -56,6 +56,22 @@ class StoreContract:
         assert store.get(entry.id) == entry
         assert store.verify().ok
 
+    def test_as_known_on_round_trips_and_is_chained(self, store: AuditStore, make_record: Any) -> None:
+        known = store.append(make_record(0, as_known_on=date(2015, 10, 31)))
+        unknown = store.append(make_record(1))
+        also_known = store.append(make_record(2, as_of=None, as_known_on=date(2000, 2, 29)))
+        assert store.get(known.id) == known
+        assert known.record.as_known_on == date(2015, 10, 31)
+        assert store.get(unknown.id) == unknown
+        assert unknown.record.as_known_on is None
+        assert store.get(also_known.id) == also_known
+        assert list(store.iter_entries()) == [known, unknown, also_known]
+        assert known.hash == chain_hash(known.prev_hash, record_document(known.id, known.recorded_at, known.record))
+        assert "as_known_on" not in record_document(unknown.id, unknown.recorded_at, unknown.record)
+        report = store.verify()
+        assert report.ok
+        assert (report.checked, report.last_hash) == (3, also_known.hash)
+
     def test_last_n_oldest_first(self, store: AuditStore, make_record: Any) -> None:
         appended = [store.append(make_record(n)) for n in range(5)]
         assert store.last(2) == tuple(appended[3:])

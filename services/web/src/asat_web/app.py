@@ -40,6 +40,7 @@ class StreamRequest(BaseModel):
     question: str = Field(min_length=1, max_length=MAX_QUESTION_CHARS)
     income_year: int | None = Field(default=None, ge=1900, le=2100)
     as_of: date | None = None
+    as_known_on: date | None = None  # the law as it then stood; sent alone when given
     mode: Mode = Mode.RESEARCH
     first_source: int = Field(default=1, ge=1)
 
@@ -50,6 +51,7 @@ class StreamRequest(BaseModel):
             as_of=self.as_of.isoformat() if self.as_of else None,
             mode=self.mode,
             first_source=self.first_source,
+            as_known_on=self.as_known_on.isoformat() if self.as_known_on else None,
         )
 
 
@@ -103,7 +105,8 @@ def create_app(
         if not question:
             return page("research.html", status=422, turn=None, problem="Type a question.", **context)
         try:
-            turn = TurnRequest(question, *_period(fields))
+            year, day, known_on = _period(fields)
+            turn = TurnRequest(question, year, day, as_known_on=known_on)
             body = await research.research(turn.research_body())
             result = render_outcome(renderer, body, turn)
         except ValueError as exc:
@@ -206,14 +209,23 @@ def create_app(
     return app
 
 
-def _period(fields: dict[str, str]) -> tuple[int | None, str | None]:
-    """The period the form asked for: a day when "as at" is chosen, else the income year."""
+def _period(fields: dict[str, str]) -> tuple[int | None, str | None, str | None]:
+    """The period the form asked for, as ``(income year, as-at day, as-known-on day)``: a day when
+    "as at" or "as known on" is chosen, else the income year."""
     if fields.get("period") == "as_of":
         day = fields.get("as_of", "").strip()
         try:
-            return None, date.fromisoformat(day).isoformat()
+            return None, date.fromisoformat(day).isoformat(), None
         except ValueError:
             raise ValueError(f"the as-at date {day!r} is not a date: pick one, or choose an income year") from None
+    if fields.get("period") == "as_known_on":
+        day = fields.get("as_known_on", "").strip()
+        try:
+            return None, None, date.fromisoformat(day).isoformat()
+        except ValueError:
+            raise ValueError(
+                f"the as-known-on date {day!r} is not a date (YYYY-MM-DD): pick one, or choose another period"
+            ) from None
     raw = fields.get("income_year", "").strip()
     try:
         year = int(raw)
@@ -221,4 +233,4 @@ def _period(fields: dict[str, str]) -> tuple[int | None, str | None]:
         raise ValueError(f"the income year {raw!r} is not a year such as 2015: type one") from None
     if not 1900 <= year <= 2100:
         raise ValueError(f"the income year {year} is outside 1900 to 2100")
-    return year, None
+    return year, None, None

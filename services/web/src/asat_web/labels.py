@@ -71,6 +71,8 @@ def stage_summary(stage: str, data: Mapping[str, Any]) -> str:
     """One line saying what a stage found, from its event data."""
     if stage == "resolve":
         when = f"as at {data['as_of']}" if data.get("as_of") else f"income year {data.get('income_year')}"
+        if data.get("as_known_on"):
+            when = f"as known on {data['as_known_on']}, {when}"
         return f"{when} (from {data.get('source', 'the request')})"
     if stage == "retrieve":
         return f"{data.get('hits', 0)} passages, {data.get('gap_markers', 0)} markers of text not held"

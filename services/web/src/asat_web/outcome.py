@@ -69,6 +69,7 @@ class OutcomeView:
     premise_rejected: bool
     note: str
     footer: Footer
+    as_known_on: str | None = None  # the law as it then stood: the text on the books that day
 
 
 def parse_outcome(body: Mapping[str, Any]) -> OutcomeView:
@@ -103,6 +104,7 @@ def parse_outcome(body: Mapping[str, Any]) -> OutcomeView:
         reasons=_strs(body, "reasons"),
         income_year=year if isinstance(year, int) else None,
         as_of=_opt_str(scope, "as_of", "scope"),
+        as_known_on=_opt_str(scope, "as_known_on", "scope"),
         claims=claims,
         reading_list=reading,
         premise_rejected=bool(body.get("premise_rejected", False)),

@@ -28,11 +28,15 @@ class TurnRequest:
     as_of: str | None
     mode: Mode = Mode.RESEARCH
     first_source: int = 1
+    as_known_on: str | None = None  # the law as it then stood: the text on the books that day
 
     def research_body(self) -> dict[str, Any]:
-        """The research request: the day if one was given, else the income year."""
+        """The research request: the as-known-on day if one was given (it stands alone), else the
+        as-at day, else the income year."""
         body: dict[str, Any] = {"question": self.question}
-        if self.as_of:
+        if self.as_known_on:
+            body["as_known_on"] = self.as_known_on
+        elif self.as_of:
             body["as_of"] = self.as_of
         elif self.income_year is not None:
             body["income_year"] = self.income_year

@@ -130,7 +130,9 @@ def _show(url: str, last: int, as_json: bool, out: TextIO) -> int:
         question = record.question if len(record.question) <= 80 else record.question[:77] + "..."
         print(
             f"#{entry.id} {entry.recorded_at.isoformat()} {record.decision} request={record.request_id} "
-            f"year={record.income_year} as_of={record.as_of} by={record.provider}/{record.model} "
+            f"year={record.income_year} as_of={record.as_of}"
+            f"{f' as_known_on={record.as_known_on}' if record.as_known_on is not None else ''} "
+            f"by={record.provider}/{record.model} "
             f"citations={len(record.citations)} hash={entry.hash[:12]}\n    {question}",
             file=out,
         )

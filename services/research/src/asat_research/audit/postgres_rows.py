@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from datetime import date, datetime
 from typing import Any
 
-from asat_research.audit.canonical import Document, JSONValue, format_date, format_timestamp
+from asat_research.audit.canonical import Document, JSONValue, format_date, format_timestamp, with_as_known_on
 from asat_research.audit.chain import ChainLink
 from asat_research.audit.record import (
     AuditCitation,
@@ -26,14 +26,14 @@ Row = Mapping[str, Any]
 COLUMNS = (
     "id, recorded_at, request_id, question, as_of, income_year, decision, reasons, citations,"
     " verified_quotes, reading_list, provider, model, seed, corpus_generation, latencies,"
-    " prev_hash, hash"
+    " prev_hash, hash, as_known_on"
 )
 INSERT = (
     "INSERT INTO research.audit_log (" + COLUMNS + ") VALUES"
     " (%(id)s, %(recorded_at)s, %(request_id)s, %(question)s, %(as_of)s, %(income_year)s,"
     " %(decision)s, %(reasons)s, %(citations)s, %(verified_quotes)s, %(reading_list)s,"
     " %(provider)s, %(model)s, %(seed)s, %(corpus_generation)s, %(latencies)s,"
-    " %(prev_hash)s, %(hash)s)"
+    " %(prev_hash)s, %(hash)s, %(as_known_on)s)"
 )
 JSON_COLUMNS = ("reasons", "citations", "verified_quotes", "reading_list", "latencies")
 
@@ -49,13 +49,19 @@ def row_link(row: Row) -> ChainLink:
 
 
 def row_document(row: Row) -> Document:
-    """The document the row's hash covers, from the stored column values as they are."""
+    """The document the row's hash covers, from the stored column values as they are.
+
+    A NULL ``as_known_on`` leaves the key out, as ``record_document`` does for ``None``.
+    """
     recorded_at = row["recorded_at"]
     as_of = row["as_of"]
+    as_known_on = row["as_known_on"]
     if not isinstance(recorded_at, datetime):
         raise TypeError(f"recorded_at is {type(recorded_at).__name__}, not a timestamp")
     if as_of is not None and not isinstance(as_of, date):
         raise TypeError(f"as_of is {type(as_of).__name__}, not a date")
+    if as_known_on is not None and not isinstance(as_known_on, date):
+        raise TypeError(f"as_known_on is {type(as_known_on).__name__}, not a date")
     document: Document = {
         "id": int(row["id"]),
         "recorded_at": format_timestamp(recorded_at),
@@ -66,7 +72,7 @@ def row_document(row: Row) -> Document:
     for name in JSON_COLUMNS:
         document[name] = row[name]
     document["latencies"] = _latencies_as_stored(row["latencies"])
-    return document
+    return with_as_known_on(document, as_known_on)
 
 
 def row_entry(row: Row) -> AuditEntry:
@@ -87,6 +93,7 @@ def row_entry(row: Row) -> AuditEntry:
             seed=row["seed"],
             corpus_generation=_str(row["corpus_generation"]),
             latencies=tuple(_latency(x) for x in _list(row["latencies"])),
+            as_known_on=row["as_known_on"],
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise AuditReadError(

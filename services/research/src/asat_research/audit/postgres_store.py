@@ -169,7 +169,12 @@ def _append_locked(conn: psycopg.Connection[DictRow], record: AuditRecord) -> Au
     prev_hash = GENESIS_HASH if head["hash"] is None else str(head["hash"])
     document = record_document(entry_id, recorded_at, record)
     digest = chain_hash(prev_hash, document)
-    params: dict[str, object] = {**document, "recorded_at": recorded_at, "as_of": record.as_of}
+    params: dict[str, object] = {
+        **document,
+        "recorded_at": recorded_at,
+        "as_of": record.as_of,
+        "as_known_on": record.as_known_on,
+    }
     for name in JSON_COLUMNS:
         params[name] = Jsonb(document[name])
     params["prev_hash"] = prev_hash

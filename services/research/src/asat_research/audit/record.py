@@ -78,6 +78,9 @@ class AuditRecord:
     ``provider`` and ``model`` are as reported by the provider that answered (not as
     configured). ``verified_quotes`` are the quotes that passed verification; they are kept on
     abstention too. ``seed`` is the sampling seed, ``None`` where the generator has none.
+    ``as_known_on`` is the known-time date of the question ("the text as the latest held
+    compilation on or before that date shows it"), ``None`` where the question had none; it is
+    last and defaulted so that records built before it existed are built the same way.
     """
 
     request_id: str
@@ -94,6 +97,7 @@ class AuditRecord:
     seed: int | None
     corpus_generation: str
     latencies: tuple[StageLatency, ...]
+    as_known_on: date | None = None
 
     def __post_init__(self) -> None:
         _check_text("request_id", self.request_id, allow_empty=False)
@@ -105,6 +109,10 @@ class AuditRecord:
         _check_text("corpus_generation", self.corpus_generation)
         if isinstance(self.as_of, datetime):
             raise ValueError(f"as_of must be a date, not a datetime: {self.as_of!r}")
+        if self.as_known_on is not None and (
+            isinstance(self.as_known_on, datetime) or not isinstance(self.as_known_on, date)
+        ):
+            raise ValueError(f"as_known_on must be a date or None, got {self.as_known_on!r}")
         if self.income_year is not None and not 1 <= self.income_year <= 9999:
             raise ValueError(f"income_year must be between 1 and 9999, got {self.income_year}")
         if self.seed is not None and not MIN_SEED <= self.seed <= MAX_SEED:

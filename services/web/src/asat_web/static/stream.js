@@ -17,7 +17,12 @@
   function field(name) { return form.elements.namedItem(name); }
 
   function period() {
-    var byDay = field("period") && form.querySelector("input[name=period]:checked").value === "as_of";
+    var chosen = field("period") && form.querySelector("input[name=period]:checked").value;
+    if (chosen === "as_known_on") {
+      var known = field("as_known_on").value;
+      return known ? { as_known_on: known, text: "as known on " + known } : { error: "Pick the as-known-on date, or choose another period." };
+    }
+    var byDay = chosen === "as_of";
     if (byDay) {
       var day = field("as_of").value;
       return day ? { as_of: day, text: "as at " + day } : { error: "Pick the as-at date, or choose an income year." };
@@ -97,7 +102,8 @@
     turn.querySelector("[data-slot=period]").textContent = "(" + when.text + ")";
     transcript.appendChild(turn);
     var body = { question: question, mode: mode, first_source: nextSource };
-    if (when.as_of) { body.as_of = when.as_of; } else { body.income_year = when.income_year; }
+    if (when.as_known_on) { body.as_known_on = when.as_known_on; }
+    else if (when.as_of) { body.as_of = when.as_of; } else { body.income_year = when.income_year; }
     busy = true;
     form.setAttribute("aria-busy", "true");
     if (mode === "chat") { field("question").value = ""; }
@@ -135,7 +141,7 @@
   });
 
   // Typing a year or picking a day selects that kind of period.
-  [["income_year", "income_year"], ["as_of", "as_of"]].forEach(function (pair) {
+  [["income_year", "income_year"], ["as_of", "as_of"], ["as_known_on", "as_known_on"]].forEach(function (pair) {
     var input = field(pair[0]);
     var radio = form.querySelector('input[name=period][value="' + pair[1] + '"]');
     if (input && radio) { input.addEventListener("input", function () { radio.checked = true; }); }
