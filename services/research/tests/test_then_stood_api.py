@@ -148,6 +148,9 @@ def test_as_known_on_a_day_the_old_text_was_on_the_books_answers_as_it_then_stoo
     assert {c["source_id"] for c in _cited(body, "177-10")} == {"gst1999:177-10@C2015C00284"}
     caveat = _caveat(body, "GST Act s 177-10")
     assert "Act No. 126, 2015" in caveat and "asked as known on 2015-08-01" in caveat
+    row = api.get(f"/v1/audit/{body['audit_id']}").json()["record"]
+    assert row["as_known_on"] == "2015-08-01" and row["decision"] == "answered_as_then_stood"
+    assert row["reasons"] == body["reasons"]
 
 
 def test_as_known_on_a_day_the_text_was_also_in_force_answers_plainly(api: TestClient) -> None:

@@ -597,6 +597,7 @@ class ResearchPipeline:
             question=question,
             as_of=scope.as_of,
             income_year=year,
+            as_known_on=scope.as_known_on,
             decision=result.decision.value,
             reasons=result.reasons,
             citations=tuple(_audit_citation(c) for claim in claims for c in claim.citations),
