@@ -22,7 +22,7 @@ from asat_corpus.contracts.claims import Claim, Quote
 from asat_corpus.contracts.sources import SourceRef
 from asat_corpus.contracts.verification import ClaimVerdict, VerificationRequest
 from asat_corpus.resolution import Status, then_stood_caveat
-from asat_corpus.then_stood import marker_years, then_stood_stretches
+from asat_corpus.then_stood import then_stood_stretches
 from asat_research.audit.record import AuditCitation, AuditRecord, ReadingListItem, StageLatency
 from asat_research.audit.store import AuditStore, AuditWriteError
 from asat_research.corpus_view import CorpusView, SourceDoc, provision_label
@@ -372,10 +372,10 @@ class ResearchPipeline:
                 gaps = tuple(
                     f"{g.start.isoformat()} to {g.end.isoformat()}"
                     for g in timeline.gaps
-                    if g.start < date(year, 7, 1)
-                    and g.end > date(year - 1, 7, 1)
-                    and year in marker_years(g, stretches, year)
+                    if g.start < date(year, 7, 1) and g.end > date(year - 1, 7, 1)
                 )
+                if any(c.then_stood for cl in claims for c in cl.citations if (c.act, c.provision) == key):
+                    gaps = ()  # its then-stood caveat already says what is not held
                 spreads.append(VersionSpread(provision_label(*key), tuple(versions), gaps))
         return tuple(spreads)
 
