@@ -11,7 +11,14 @@ from hypothesis import strategies as st
 from asat_corpus.act import ActRef
 from asat_corpus.corpus_build import _gap_items
 from asat_corpus.provision import Bound, BoundMethod, ProvisionTimeline, ProvisionVersion, VersionGap
-from asat_corpus.then_stood import ThenStood, marker_years, then_stood_stretches, then_stood_years, uncovered_years
+from asat_corpus.then_stood import (
+    ThenStood,
+    marker_years,
+    texts_served,
+    then_stood_stretches,
+    then_stood_years,
+    uncovered_years,
+)
 
 # The versions of tests/test_known_time.py (GST Act s 177-10).
 ACT_126 = ActRef(126, 2015)
@@ -125,23 +132,81 @@ def test_uncovered_years_are_exactly_the_years_with_a_day_no_stretch_covers(
     assert set(uncovered_years(gap, stretches, 2030)) == expected
 
 
-def test_a_gap_between_two_held_texts_keeps_its_marker_only_in_years_no_stretch_reaches() -> None:
-    # ITAA 1997 s 114-5 shape: Act No. 70, 2015 commenced on one of four days; the June 2015
-    # compilation still shows the old text until its assent, the next held one the new text.
-    between = replace(
+def _between(end: date = date(2015, 7, 1)) -> VersionGap:
+    return replace(
         GAP,
         start=date(2013, 6, 29),
-        end=date(2015, 7, 1),
+        end=end,
         reason="commencement of the amending Act uncertain",
         between=(OLD.id, NEW.id),
         candidates=(date(2013, 6, 29), date(2015, 6, 25), date(2015, 7, 1)),
     )
+
+
+def test_a_gap_between_two_held_texts_is_served_on_every_day_the_later_text_after_the_change() -> None:
+    # ITAA 1997 s 114-5 shape: Act No. 70, 2015 commenced on one of three days; the June 2015
+    # compilation still shows the old text until its assent (25 June 2015); no held compilation
+    # shows a text from then until the next one, so the text the Act made is quoted, its caveat
+    # saying the old text applied until the Act commenced.
+    between = _between()
     old = replace(OLD, known_from=date(2008, 6, 26), known_to=date(2015, 6, 25))
     timeline = replace(TIMELINE, versions=(old, NEW), gaps=(between,))
     stretches = then_stood_stretches(timeline)
-    assert [(s.start, s.end) for s in stretches] == [(date(2013, 6, 29), date(2015, 6, 25))]
-    assert f"either {OLD.id} or {NEW.id}" in stretches[0].caveat
-    assert "one of 2013-06-29, 2015-06-25, 2015-07-01" in stretches[0].caveat
-    assert uncovered_years(between, stretches, 2026) == (2015,)  # 25-30 June 2015
-    assert marker_years(between, stretches, 2026) == ()  # but every year is reached: no marker
-    assert marker_years(replace(between, end=date(2017, 7, 1)), stretches, 2026) == (2016, 2017)
+    assert [(s.version_id, s.start, s.end) for s in stretches] == [
+        (OLD.id, date(2013, 6, 29), date(2015, 6, 25)),
+        (NEW.id, date(2015, 6, 25), date(2015, 7, 1)),
+    ]
+    assert all(f"either {OLD.id} or {NEW.id}" in s.caveat for s in stretches)
+    assert all("one of 2013-06-29, 2015-06-25, 2015-07-01" in s.caveat for s in stretches)
+    assert stretches[1].caveat.startswith(f"quoted as amended by {ACT_126}")
+    assert f"until {ACT_126} commenced for this provision the text was {OLD.id}" in stretches[1].caveat
+    assert uncovered_years(between, stretches, 2026) == ()
+    assert marker_years(between, stretches, 2026) == ()
+    # Income year 2015 reads one gap: the two texts are one reading, not a change within the year.
+    assert texts_served(stretches, (), date(2014, 7, 1), date(2015, 7, 1)) == (f"{OLD.id} or {NEW.id}",)
+
+
+def test_before_the_earlier_text_is_first_held_it_is_still_the_text_as_it_then_stood() -> None:
+    # The earlier text first held in June 2015 although in force since 2011: until the amending
+    # Act's assent nothing on the books had changed it.
+    between = _between(end=date(2025, 7, 1))
+    old = replace(OLD, known_from=date(2015, 6, 22), known_to=date(2015, 6, 25))
+    timeline = replace(TIMELINE, versions=(old, NEW), gaps=(between,))
+    stretches = then_stood_stretches(timeline)
+    assert [(s.version_id, s.start, s.end) for s in stretches] == [
+        (OLD.id, date(2013, 6, 29), date(2015, 6, 22)),
+        (OLD.id, date(2015, 6, 22), date(2015, 6, 25)),
+        (NEW.id, date(2015, 6, 25), date(2025, 7, 1)),
+    ]
+    assert then_stood_years(stretches, 2026) == tuple(range(2013, 2026))
+
+
+def test_a_text_in_force_for_part_of_the_period_beside_a_gap_is_a_change_within_it() -> None:
+    stretches = (
+        ThenStood("a", date(2015, 6, 1), date(2015, 6, 25), "c", date(2015, 6, 1)),
+        ThenStood("b", date(2015, 6, 25), date(2015, 7, 1), "c", date(2015, 6, 1)),
+        ThenStood("c", date(2014, 8, 1), date(2014, 9, 1), "c", date(2014, 8, 1)),
+    )
+    year = (date(2014, 7, 1), date(2015, 7, 1))
+    assert texts_served(stretches, ("a",), *year) == ("a", "b", "c")
+    assert texts_served(stretches, ("z",), *year) == ("z", "a or b", "c")
+    assert texts_served(stretches, (), date(2015, 6, 25), date(2015, 6, 26)) == ("b",)
+
+
+@given(st.integers(0, 2000), st.integers(1, 4000), st.integers(-200, 4000), st.integers(0, 400))
+def test_every_day_of_a_gap_between_two_held_texts_is_served_by_exactly_one_text(
+    offset: int, length: int, known_to: int, known_from_before: int
+) -> None:
+    origin = date(2010, 7, 1)
+    start = date.fromordinal(origin.toordinal() + offset)
+    gap = replace(_between(), start=start, end=date.fromordinal(start.toordinal() + length))
+    to_day = date.fromordinal(start.toordinal() + known_to)
+    from_day = date.fromordinal(min(to_day, start).toordinal() - known_from_before)
+    old = replace(OLD, known_from=from_day, known_to=to_day)
+    new = replace(NEW, known_from=date.fromordinal(gap.end.toordinal() + 30))
+    stretches = then_stood_stretches(replace(TIMELINE, versions=(old, new), gaps=(gap,)))
+    for ordinal in range(gap.start.toordinal(), gap.end.toordinal(), 17):
+        day = date.fromordinal(ordinal)
+        serving = [s for s in stretches if s.covers(day)]
+        assert len(serving) == 1
+        assert serving[0].version_id == (OLD.id if day < to_day else NEW.id)

@@ -7,6 +7,9 @@ dating the issue names, and the research app answers over HTTP with the real ver
 - ITAA 1997 s 114-5 (indexation): Act No. 70, 2015 commenced on one of several days up to
   1 July 2015, so income year 2020 answers from the amended text without a caveat, and income year
   2015 answers from the text as it then stood (the June 2015 compilation), with the caveat.
+- ITAA 1997 s 207-15 (franking): Act No. 70, 2015 commenced on one of several days from 29 June
+  2013 to 1 July 2025 and no held compilation from June 2015 to 2026 shows the section, so income
+  year 2020 answers from the text as that Act made it, the caveat naming the earlier text.
 - GST Act s 177-10: amended after the June 2015 compilation with effect from 5 March 2015
   (retrospective); on 1 May 2015 it answers as it then stood, naming the later Act.
 """
@@ -46,13 +49,11 @@ SLICE = {
 }
 
 
-@pytest.fixture(scope="module")
-def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    full = load_corpus(acts=list(SLICE), include_rulings=False)
-    kept = {key: t for key, t in full.timelines.items() if key[1] in SLICE.get(key[0], ())}
-    assert len(kept) == sum(len(v) for v in SLICE.values()), sorted(kept)
+def _serve(slice_: dict[str, tuple[str, ...]], root: Path) -> tuple[TestClient, IngestRuntime]:
+    full = load_corpus(acts=list(slice_), include_rulings=False)
+    kept = {key: t for key, t in full.timelines.items() if key[1] in slice_.get(key[0], ())}
+    assert len(kept) == sum(len(v) for v in slice_.values()), sorted(kept)
     corpus = replace(full, timelines=kept)
-    root: Path = tmp_path_factory.mktemp("then-stood")
     env = ENV | {"ASAT_INDEX_DIR": str(root / "index"), "ASAT_VECTOR_CACHE_DIR": str(root / "cache")}
     runtime = IngestRuntime(config_from_env(env), corpus)
     ingest = TestClient(create_ingest_app(runtime), base_url="http://ingest")
@@ -72,7 +73,22 @@ def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
         corpus=CorpusView(corpus, index_scope_from_env(env), vector_config_from_env(env)),
     )
     pipeline = ResearchPipeline(ports, PipelineSettings(gate=GateConfig(min_score=0.3)))
-    yield TestClient(create_app(pipeline))
+    return TestClient(create_app(pipeline)), runtime
+
+
+@pytest.fixture(scope="module")
+def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    client, runtime = _serve(SLICE, tmp_path_factory.mktemp("then-stood"))
+    yield client
+    runtime.close()
+
+
+@pytest.fixture(scope="module")
+def franking(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    """Division 207 (franked distributions), apart: its texts as amended would be quoted beside
+    the other slice's answers."""
+    client, runtime = _serve({"itaa1997": ("207-5", "207-15", "207-20")}, tmp_path_factory.mktemp("franking"))
+    yield client
     runtime.close()
 
 
@@ -116,11 +132,28 @@ def test_s_114_5_answers_for_2015_as_it_then_stood_with_the_caveat(api: TestClie
     body = _ask(api, "How is the indexation factor worked out under section 114-5?", income_year=2015)
     assert body["decision"] == "answered_as_then_stood" and body["answered"], body["reasons"]
     cited = _cited(body, "114-5")
-    assert {c["source_id"] for c in cited} == {"itaa1997:114-5@C2015C00285"}
-    caveat = _caveat(body, "ITAA 1997 s 114-5")
-    assert "as it then stood (C2015C00285" in caveat and "Act No. 70, 2015" in caveat
+    # The June 2015 text as it then stood; from the amending Act's assent (25 June 2015) the text
+    # it made may be quoted beside it, its caveat naming the earlier text.
+    assert "itaa1997:114-5@C2015C00285" in {c["source_id"] for c in cited}
+    assert {c["source_id"] for c in cited} <= {"itaa1997:114-5@C2015C00285", "itaa1997:114-5@C2024C00046"}
+    (caveat,) = [
+        r for r in body["reasons"] if r.startswith("ITAA 1997 s 114-5") and "as it then stood (C2015C00285" in r
+    ]
+    assert "Act No. 70, 2015" in caveat
     assert "2013-06-29" in caveat and "2015-07-01" in caveat  # the candidate commencement dates
     assert all(c["then_stood"] and "Act No. 70, 2015" in c["then_stood"] for c in cited)
+
+
+def test_s_207_15_answers_for_2020_as_amended_naming_the_earlier_text(franking: TestClient) -> None:
+    question = "What is the effect of a franked distribution made to an entity under section 207-15?"
+    body = _ask(franking, question, income_year=2020)
+    assert body["decision"] == "answered_as_then_stood" and body["answered"], body["reasons"]
+    cited = _cited(body, "207-15")
+    assert {c["source_id"] for c in cited} == {"itaa1997:207-15@C2026C00122"}
+    caveat = _caveat(body, "ITAA 1997 s 207-15")
+    assert "quoted as amended by Act No. 70, 2015" in caveat
+    assert "the text was itaa1997:207-15@C2015C00285" in caveat
+    assert "2025-07-01" in caveat  # the latest candidate commencement
 
 
 def test_gst_s_177_10_on_1_may_2015_answers_as_it_then_stood_naming_the_later_act(api: TestClient) -> None:

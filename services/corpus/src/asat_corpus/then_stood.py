@@ -10,7 +10,7 @@ is not held; days no held text covers on either axis stay gaps.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 
@@ -28,6 +28,7 @@ class ThenStood:
     start: date
     end: date  # exclusive
     caveat: str
+    gap_start: date | None = None  # the gap it serves (a provision's gaps never overlap)
 
     def covers(self, day: date) -> bool:
         return self.start <= day < self.end
@@ -58,18 +59,92 @@ def then_stood_caveat_for(version: ProvisionVersion, gap: VersionGap) -> str:
     return f"{then_stood_caveat(version)}; {_gap_note(gap)}"
 
 
+def as_amended_caveat(later: ProvisionVersion, earlier: ProvisionVersion, gap: VersionGap) -> str:
+    """The caveat for a day of a gap between two held texts after the amending Act was made and
+    could have commenced: the later text, as that Act made it, is quoted; until the Act commenced
+    for this provision, the earlier text applied."""
+    acts = ", ".join(str(a) for a in gap.acts) or "the amending Act"
+    shown = ", ".join(later.register_ids)
+    return (
+        f"quoted as amended by {acts}, the text first held in {shown}; until {acts} commenced for this "
+        f"provision the text was {earlier.id}; {_gap_note(gap)}"
+    )
+
+
+def _uncovered(start: date, end: date, covered: Iterable[tuple[date, date]]) -> list[tuple[date, date]]:
+    spans = []
+    day = start
+    for a, b in sorted(covered):
+        if a > day:
+            spans.append((day, min(a, end)))
+        day = max(day, b)
+        if day >= end:
+            break
+    if day < end:
+        spans.append((day, end))
+    return [(a, b) for a, b in spans if a < b]
+
+
+def _between_tail(timeline: ProvisionTimeline, gap: VersionGap, found: Sequence[ThenStood]) -> list[ThenStood]:
+    """Days of a gap between two held texts no compilation shows: before the earlier text stopped
+    being the text on the books (its ``known_to``: the amending Act's assent or earliest possible
+    commencement) the earlier text as it then stood; from then on the later text as the Act made
+    it. Either way the caveat names both texts and the candidate commencement dates."""
+    if gap.between is None:
+        return []
+    versions = {v.id: v for v in timeline.versions}
+    earlier, later = versions.get(gap.between[0]), versions.get(gap.between[1])
+    if earlier is None or later is None:
+        return []
+    split = earlier.known_to or gap.start
+    tail = []
+    for start, end in _uncovered(gap.start, gap.end, ((s.start, s.end) for s in found)):
+        if start < split:
+            cut = min(end, split)
+            tail.append(ThenStood(earlier.id, start, cut, then_stood_caveat_for(earlier, gap), gap.start))
+            start = cut
+        if start < end:
+            tail.append(ThenStood(later.id, start, end, as_amended_caveat(later, earlier, gap), gap.start))
+    return tail
+
+
 def then_stood_stretches(timeline: ProvisionTimeline) -> tuple[ThenStood, ...]:
-    """Every stretch of every gap on which a held text was on the books (known time)."""
+    """Every stretch of every gap on which a held text was on the books (known time), and for a
+    gap between two held texts (only the commencement uncertain) the rest of it (:func:`_between_tail`)."""
     stretches: list[ThenStood] = []
     for gap in timeline.gaps:
+        found: list[ThenStood] = []
         for version in timeline.versions:
             if version.known_from is None:
                 continue
             start = max(gap.start, version.known_from)
             end = gap.end if version.known_to is None else min(gap.end, version.known_to)
             if start < end:
-                stretches.append(ThenStood(version.id, start, end, then_stood_caveat_for(version, gap)))
+                found.append(ThenStood(version.id, start, end, then_stood_caveat_for(version, gap), gap.start))
+        stretches.extend(found)
+        stretches.extend(_between_tail(timeline, gap, found))
     return tuple(sorted(stretches, key=lambda s: (s.start, s.version_id)))
+
+
+def texts_served(stretches: Iterable[ThenStood], in_force: Iterable[str], start: date, end: date) -> tuple[str, ...]:
+    """The distinct texts an answer for ``[start, end)`` may quote: each version in force then, and
+    for each gap reached, its texts as they then stood, counted once (one answer's caveat names
+    the texts of its gap, so quoting either is one reading, not a change during the period)."""
+    texts = list(dict.fromkeys(in_force))
+    by_gap: dict[object, list[str]] = {}
+    for s in stretches:
+        if s.start < end and s.end > start:
+            key: object = s.gap_start if s.gap_start is not None else (s.version_id, s.start)
+            by_gap.setdefault(key, [])
+            if s.version_id not in by_gap[key]:
+                by_gap[key].append(s.version_id)
+    for ids in by_gap.values():
+        rest = [i for i in ids if i not in texts]
+        if len(rest) == len(ids):
+            texts.append(" or ".join(ids))
+        else:  # a text in force for part of the period: every other text is a change within it
+            texts.extend(rest)
+    return tuple(texts)
 
 
 def stretches_of(stretches: Iterable[ThenStood], version_id: str) -> tuple[ThenStood, ...]:

@@ -72,7 +72,9 @@ class VersionSpread:
     """A cited provision and the distinct versions of it in force during the income year."""
 
     provision: str  # "itaa1997 s 328-110"
-    version_ids: tuple[str, ...]  # held versions in force at some time in the year
+    # The texts an answer for the year may quote: versions in force at some time in it, and the
+    # texts of each gap as they then stood, one reading per gap (``asat_corpus.then_stood.texts_served``).
+    version_ids: tuple[str, ...]
     unheld_periods: tuple[str, ...] = ()  # parts of the year whose text is not held
 
 

@@ -22,7 +22,7 @@ from asat_corpus.contracts.claims import Claim, Quote
 from asat_corpus.contracts.sources import SourceRef
 from asat_corpus.contracts.verification import ClaimVerdict, VerificationRequest
 from asat_corpus.resolution import Status, then_stood_caveat
-from asat_corpus.then_stood import then_stood_stretches
+from asat_corpus.then_stood import texts_served, then_stood_stretches
 from asat_research.audit.record import AuditCitation, AuditRecord, ReadingListItem, StageLatency
 from asat_research.audit.store import AuditStore, AuditWriteError
 from asat_research.corpus_view import CorpusView, SourceDoc, provision_label
@@ -364,11 +364,10 @@ class ResearchPipeline:
                 timeline = self.ports.corpus.timeline(*key)
                 if timeline is None:
                     continue
-                stretches = then_stood_stretches(timeline)
-                then_stood = {
-                    s.version_id for s in stretches if s.start < date(year, 7, 1) and s.end > date(year - 1, 7, 1)
-                }
-                versions = [v.id for v in timeline.versions if year in v.income_years or v.id in then_stood]
+                in_force = [v.id for v in timeline.versions if year in v.income_years]
+                versions = texts_served(
+                    then_stood_stretches(timeline), in_force, date(year - 1, 7, 1), date(year, 7, 1)
+                )
                 gaps = tuple(
                     f"{g.start.isoformat()} to {g.end.isoformat()}"
                     for g in timeline.gaps
