@@ -5,7 +5,10 @@ held: an amendment whose commencement is uncertain, or one that reached back bef
 (retrospective). On many of those days a held compilation still shows the text that was on the
 books (the known-time axis, :meth:`ProvisionVersion.known_on`). That text is served for those days
 *as it then stood*, with a caveat naming the later Act, its possible commencement dates and what
-is not held; days no held text covers on either axis stay gaps.
+is not held. A gap between two held texts (one amending Act changed the text once; only the day
+it commenced is uncertain) is served on every day: the earlier text as it then stood until the
+Act changed it on the books, then the text the Act made, "as amended by" it, the caveat naming
+the earlier text. Other days no held text covers on either axis stay gaps.
 """
 
 from __future__ import annotations
