@@ -164,6 +164,20 @@ def test_gst_s_177_10_on_1_may_2015_answers_as_it_then_stood_naming_the_later_ac
     assert "Act No. 126, 2015" in caveat and "2015-03-05" in caveat and "retrospective" in caveat
 
 
+def test_gst_s_177_10_for_income_year_2015_says_which_days_it_is_quoted_as_it_then_stood(api: TestClient) -> None:
+    # In force (as the law now stands) until 5 March 2015, on the books as it then stood after.
+    body = _ask(api, "What does section 177-10 of the GST Act provide?", income_year=2015)
+    assert body["decision"] == "answered_as_then_stood", body["reasons"]
+    cited = _cited(body, "177-10")
+    assert {c["source_id"] for c in cited} == {"gst1999:177-10@C2015C00284"}
+    assert all(
+        c["then_stood"].startswith(
+            "in force for part of income year 2015; from 2015-03-05 to 2015-06-30 as it then stood"
+        )
+        for c in cited
+    )
+
+
 def test_a_stretch_no_held_text_covers_still_abstains_as_not_held(api: TestClient) -> None:
     # GST Act s 177-10 from 10 September 2015 (the June 2015 text no longer on the books) to
     # 2 July 2018: amended more than once, the text in between is not held.

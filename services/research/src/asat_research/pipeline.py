@@ -15,12 +15,13 @@ import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 
 from asat_corpus.contracts.claims import Claim, Quote
 from asat_corpus.contracts.sources import SourceRef
 from asat_corpus.contracts.verification import ClaimVerdict, VerificationRequest
+from asat_corpus.income_year import income_year_end, income_year_start
 from asat_corpus.resolution import Status, then_stood_caveat
 from asat_corpus.then_stood import texts_served, then_stood_stretches
 from asat_research.audit.record import AuditCitation, AuditRecord, ReadingListItem, StageLatency
@@ -302,8 +303,19 @@ class ResearchPipeline:
                 )
             else:
                 in_force = scope.income_year in doc.income_years
-            stretches = () if in_force else doc.then_stood_in(scope.income_year, scope.as_of)
+            if in_force and scope.as_of is not None:
+                dated.append(citation)
+                continue
+            stretches = doc.then_stood_in(scope.income_year, scope.as_of)
             caveat = "; ".join(dict.fromkeys(s.caveat for s in stretches)) or None
+            if caveat is not None and in_force:
+                # In force for part of the year, on the books as it then stood for the rest.
+                first, end = income_year_start(scope.income_year), income_year_end(scope.income_year)
+                days = ", ".join(
+                    f"{max(s.start, first).isoformat()} to {(min(s.end, end) - timedelta(days=1)).isoformat()}"
+                    for s in stretches
+                )
+                caveat = f"in force for part of income year {scope.income_year}; from {days} {caveat}"
             dated.append(replace(citation, then_stood=caveat))
         return tuple(dated)
 
