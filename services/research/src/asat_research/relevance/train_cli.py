@@ -40,7 +40,7 @@ from asat_research.relevance.features import FEATURE_NAMES, candidate_features
 from asat_research.relevance.ltr_model import EARLY_STOPPING, MAX_ROUNDS, PARAMS, Calibration, LtrModel, train_booster
 from asat_research.relevance.ranking_metrics import ranked_sections
 from asat_research.relevance.stats import RelevanceStats
-from asat_research.relevance.training_data import SPLITS, TrainingSet, build_training_set
+from asat_research.relevance.training_data import SOURCE_WEIGHT, SPLITS, TrainingSet, build_training_set
 from asat_research.retrieval_http import HttpRetriever
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -118,7 +118,7 @@ def measure(by_split: dict[str, list[CandidateList]], stats: RelevanceStats) -> 
                 [cl for cl in by_split["test"] if cl.example.source == source], stats, held_out
             ).items()
         }
-        for source in ("aid", "heading", "dictionary")
+        for source in SOURCE_WEIGHT
     }
     return Measured(held_out, rounds, test_quality, by_source)
 

@@ -11,6 +11,9 @@ Sources, each a question with the provision(s) that answer it:
 - ``heading``: a section heading as the question, that section as the answer (every
   ``HEADING_STRIDE``-th held section, in a stable order).
 - ``dictionary``: "What is the meaning of <term>?" -> the section the Act's dictionary names.
+- ``summary``: a Division's (or Subdivision's) "What this Division is about" opening sentences
+  -> its operative sections (:mod:`asat_research.relevance.division_summaries`), one example per
+  slice the sections fall in (at most ``SUMMARY_MAX_TARGETS`` sections).
 
 Decisions that cite only Acts or sections the corpus does not hold are kept apart as abstention
 examples. Every question passes the leakage guard against the evaluation suites. Examples are
@@ -29,6 +32,7 @@ from asat_corpus.corpus_build import CorpusBuild
 from asat_corpus.income_year import income_year_of
 from asat_research.relevance.aid_record import mask_provision, names_provision, read_aid
 from asat_research.relevance.defined_terms import DICTIONARIES, DefinedTerm, dictionary_entries
+from asat_research.relevance.division_summaries import Section, summary_pairs
 from asat_research.relevance.leakage import LeakageGuard
 from asat_research.relevance.legislative_refs import ActNames
 
@@ -44,7 +48,8 @@ CATCH_ALL = frozenset(
     }
 )
 HEADING_STRIDE = 3
-SOURCE_WEIGHT = {"aid": 1.0, "heading": 0.5, "dictionary": 0.5}
+SOURCE_WEIGHT = {"aid": 1.0, "heading": 0.5, "dictionary": 0.5, "summary": 0.5}
+SUMMARY_MAX_TARGETS = 25
 SPLITS = ("train", "dev", "test")
 
 
@@ -220,6 +225,31 @@ def dictionary_examples(corpus: CorpusBuild) -> list[Row]:
     return raw
 
 
+def summary_examples(corpus: CorpusBuild, counts: Counter[str]) -> list[Row]:
+    sections = [
+        Section(act, number, held[-1].heading, held[-1].hierarchy, held[-1].text)
+        for (act, number), timeline in sorted(corpus.timelines.items())
+        if (held := [v for v in timeline.versions if v.income_years])
+    ]
+    raw: list[Row] = []
+    for pair in summary_pairs(sections):
+        if len(pair.targets) > SUMMARY_MAX_TARGETS:
+            counts["summary: dropped, more than 25 operative sections"] += 1
+            continue
+        by_split: dict[str, list[Target]] = {}
+        for number in pair.targets:
+            by_split.setdefault(provision_split(pair.act, number), []).append(Target(pair.act, number))
+        for split, targets in sorted(by_split.items()):
+            summary = corpus.timeline(pair.act, pair.number)
+            preferred = summary.versions[-1].income_years[-1] if summary and summary.versions[-1].income_years else 0
+            year = _year_for(corpus, targets, preferred or corpus.horizon)
+            if year is None:
+                continue
+            ident = f"summary:{pair.act}:{pair.number}:{split}"
+            raw.append((ident, pair.question, year, tuple(targets), SOURCE_WEIGHT["summary"], None))
+    return raw
+
+
 def build_training_set(corpus: CorpusBuild, evaluation_questions: Iterable[str]) -> TrainingSet:
     guard = LeakageGuard.of(evaluation_questions)
     counts: Counter[str] = Counter()
@@ -227,6 +257,7 @@ def build_training_set(corpus: CorpusBuild, evaluation_questions: Iterable[str])
     raw = [("aid", *row) for row in aids]
     raw += [("heading", *row) for row in heading_examples(corpus)]
     raw += [("dictionary", *row) for row in dictionary_examples(corpus)]
+    raw += [("summary", *row) for row in summary_examples(corpus, counts)]
     examples: list[TrainingExample] = []
     for source, ident, question, year, targets, weight, origin in raw:
         if guard.leaks(question):
