@@ -81,6 +81,7 @@ def audit_entry(entry_id: int = 1, quote: str = QUOTE, start: int = START) -> di
         "start": start,
         "end": start + len(quote),
     }
+    known = {"as_known_on": "2015-10-01"} if entry_id == 2 else {}  # row 2 was asked on the known-time axis
     return {
         "id": entry_id,
         "recorded_at": "2026-04-01 10:00:00+00:00",
@@ -101,7 +102,8 @@ def audit_entry(entry_id: int = 1, quote: str = QUOTE, start: int = START) -> di
             "seed": None,
             "corpus_generation": "0123456789abcdef",
             "latencies": [{"stage": "resolve", "ms": 0.1}],
-        },
+        }
+        | known,
     }
 
 

@@ -205,3 +205,11 @@ def test_audit_pages_list_rows_link_them_and_show_the_chain(make_web: Make) -> N
     row = web.get("/audit/1").text
     assert "a" * 64 in row and QUOTE in row and "What aggregated turnover" in row
     assert web.get("/audit/7").status_code == 404
+
+
+def test_audit_pages_show_a_question_asked_as_known_on_a_day(make_web: Make) -> None:
+    web, _ = make_web()
+    listing = web.get("/audit").text
+    assert "as known on 2015-10-01" in listing and "<td>2015</td>" in listing  # row 2, then row 1
+    assert "as known on 2015-10-01 (the text on the books that day)" in web.get("/audit/2").text
+    assert "as known on" not in web.get("/audit/1").text
