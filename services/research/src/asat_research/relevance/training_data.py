@@ -14,6 +14,10 @@ Sources, each a question with the provision(s) that answer it:
 - ``summary``: a Division's (or Subdivision's) "What this Division is about" opening sentences
   -> its operative sections (:mod:`asat_research.relevance.division_summaries`), one example per
   slice the sections fall in (at most ``SUMMARY_MAX_TARGETS`` sections).
+- ``title``: a public ruling's title (TR, TD, GSTR, IT, ...; its "Income tax:" style prefix
+  dropped, section numbers masked) -> the held sections its Legislative References cite
+  (:mod:`asat_research.relevance.ruling_refs`), where they are few enough to be the answer
+  (one to ``TITLE_MAX_TARGETS`` specific sections; catch-alls dropped), one example per slice.
 
 Decisions that cite only Acts or sections the corpus does not hold are kept apart as abstention
 examples. Every question passes the leakage guard against the evaluation suites. Examples are
@@ -24,6 +28,7 @@ trained on; an example whose sections fall in different slices is dropped and co
 from __future__ import annotations
 
 import hashlib
+import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -35,6 +40,7 @@ from asat_research.relevance.defined_terms import DICTIONARIES, DefinedTerm, dic
 from asat_research.relevance.division_summaries import Section, summary_pairs
 from asat_research.relevance.leakage import LeakageGuard
 from asat_research.relevance.legislative_refs import ActNames
+from asat_research.relevance.ruling_refs import parse_ruling_references, ruling_references_block
 
 CATCH_ALL = frozenset(
     {
@@ -48,8 +54,9 @@ CATCH_ALL = frozenset(
     }
 )
 HEADING_STRIDE = 3
-SOURCE_WEIGHT = {"aid": 1.0, "heading": 0.5, "dictionary": 0.5, "summary": 0.5}
+SOURCE_WEIGHT = {"aid": 1.0, "heading": 0.5, "dictionary": 0.5, "summary": 0.5, "title": 0.5}
 SUMMARY_MAX_TARGETS = 25
+TITLE_MAX_TARGETS = 3
 SPLITS = ("train", "dev", "test")
 
 
@@ -250,6 +257,50 @@ def summary_examples(corpus: CorpusBuild, counts: Counter[str]) -> list[Row]:
     return raw
 
 
+_TITLE_PREFIX = re.compile(
+    r"^(?:income tax|goods and services tax|fringe benefits tax|superannuation(?: guarantee)?|"
+    r"tax administration|wine equalisation tax|luxury car tax|fuel tax)[^:]{0,40}:\s*",
+    re.IGNORECASE,
+)
+
+
+def title_question(title: str) -> str:
+    """A ruling's title as a question: its tax-type prefix ("Income tax:") dropped."""
+    return " ".join(_TITLE_PREFIX.sub("", title.strip()).split())
+
+
+def title_examples(corpus: CorpusBuild, counts: Counter[str]) -> list[Row]:
+    raw: list[Row] = []
+    for ruling in corpus.rulings:
+        if ruling.doc_type == "AID":
+            continue
+        assumed = "ITAA 1936" if ruling.doc_type == "IT" else None
+        refs = parse_ruling_references(ruling_references_block(ruling.text), assumed_act=assumed)
+        held = dict.fromkeys(
+            (r.act, r.number)
+            for r in refs
+            if r.act is not None and r.number is not None and corpus.timeline(r.act, r.number) is not None
+        )
+        specific = [key for key in held if key not in CATCH_ALL]
+        question = title_question(ruling.title)
+        if not specific or len(specific) > TITLE_MAX_TARGETS or len(question.split()) < 4:
+            counts["title: no clean pair (no held section, or more than 3)"] += 1
+            continue
+        for _, number in specific:
+            question = mask_provision(question, number)
+        preferred = income_year_of(ruling.issue_date) if ruling.issue_date else corpus.horizon
+        by_split: dict[str, list[Target]] = {}
+        for act, number in specific:
+            by_split.setdefault(provision_split(act, number), []).append(Target(act, number))
+        for split, targets in sorted(by_split.items()):
+            year = _year_for(corpus, targets, preferred)
+            if year is not None:
+                raw.append(
+                    (f"title:{ruling.id}:{split}", question, year, tuple(targets), SOURCE_WEIGHT["title"], ruling.id)
+                )
+    return raw
+
+
 def build_training_set(corpus: CorpusBuild, evaluation_questions: Iterable[str]) -> TrainingSet:
     guard = LeakageGuard.of(evaluation_questions)
     counts: Counter[str] = Counter()
@@ -258,6 +309,7 @@ def build_training_set(corpus: CorpusBuild, evaluation_questions: Iterable[str])
     raw += [("heading", *row) for row in heading_examples(corpus)]
     raw += [("dictionary", *row) for row in dictionary_examples(corpus)]
     raw += [("summary", *row) for row in summary_examples(corpus, counts)]
+    raw += [("title", *row) for row in title_examples(corpus, counts)]
     examples: list[TrainingExample] = []
     for source, ident, question, year, targets, weight, origin in raw:
         if guard.leaks(question):
