@@ -54,13 +54,10 @@ class Stack:
         return ResearchPipeline(replace(base, **ports), PipelineSettings(gate=GateConfig(min_score=0.3)))
 
 
-@pytest.fixture(scope="session")
-def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    full = load_corpus(acts=["itaa1997"], include_rulings=False)
-    division_328 = {k: v for k, v in full.timelines.items() if k[1].startswith("328-")}
-    corpus = replace(full, timelines=division_328)
-    root: Path = tmp_path_factory.mktemp("stack")
-    env = ENV | {"ASAT_INDEX_DIR": str(root / "index"), "ASAT_VECTOR_CACHE_DIR": str(root / "cache")}
+def build_stack(corpus: CorpusBuild, env: dict[str, str], root: Path) -> tuple[Stack, IngestRuntime]:
+    """Index ``corpus`` with the real ingest app under ``root`` and wire the real verifier; the
+    caller closes the runtime."""
+    env = env | {"ASAT_INDEX_DIR": str(root / "index"), "ASAT_VECTOR_CACHE_DIR": str(root / "cache")}
     runtime = IngestRuntime(config_from_env(env), corpus)
     ingest = TestClient(create_ingest_app(runtime), base_url="http://ingest")
     job = ingest.post("/v1/builds").json()["id"]
@@ -71,11 +68,20 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     assert ingest.get("/healthz").status_code == 200
     verifier = TestClient(create_verifier_app(), base_url="http://verifier")
     view = CorpusView(corpus, index_scope_from_env(env), vector_config_from_env(env))
-    yield Stack(
+    stack = Stack(
         corpus=corpus,
         view=view,
         retriever=HttpRetriever("http://ingest", client=ingest),
         verifier=HttpVerifierClient("http://verifier", client=verifier),
         audit=InMemoryAuditStore(),
     )
+    return stack, runtime
+
+
+@pytest.fixture(scope="session")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    full = load_corpus(acts=["itaa1997"], include_rulings=False)
+    division_328 = {k: v for k, v in full.timelines.items() if k[1].startswith("328-")}
+    built, runtime = build_stack(replace(full, timelines=division_328), ENV, tmp_path_factory.mktemp("stack"))
+    yield built
     runtime.close()

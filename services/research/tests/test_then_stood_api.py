@@ -16,7 +16,6 @@ dating the issue names, and the research app answers over HTTP with the real ver
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -26,21 +25,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from asat_corpus.corpus_build import load_corpus
-from asat_corpus.index_scope import index_scope_from_env
-from asat_corpus.vector_config import vector_config_from_env
-from asat_ingest.app import create_app as create_ingest_app
-from asat_ingest.composition import config_from_env
 from asat_ingest.runtime import IngestRuntime
 from asat_research.api import create_app
-from asat_research.audit.memory_store import InMemoryAuditStore
-from asat_research.corpus_view import CorpusView
-from asat_research.gate import GateConfig
-from asat_research.generation.extractive import ExtractiveGenerator
-from asat_research.pipeline import PipelineSettings, ResearchPipeline, ResearchPorts
-from asat_research.rerank import EmbeddingCosineReranker
-from asat_research.retrieval_http import HttpRetriever
-from asat_research.verifier_client import HttpVerifierClient
-from asat_verifier.composition import create_app as create_verifier_app
+
+from .stack import build_stack
 
 ENV = {"ASAT_EMBEDDER": "minilm", "ASAT_INDEX_ACTS": "itaa1997,gst1999", "ASAT_INDEX_RULINGS": "none"}
 SLICE = {
@@ -53,27 +41,8 @@ def _serve(slice_: dict[str, tuple[str, ...]], root: Path) -> tuple[TestClient, 
     full = load_corpus(acts=list(slice_), include_rulings=False)
     kept = {key: t for key, t in full.timelines.items() if key[1] in slice_.get(key[0], ())}
     assert len(kept) == sum(len(v) for v in slice_.values()), sorted(kept)
-    corpus = replace(full, timelines=kept)
-    env = ENV | {"ASAT_INDEX_DIR": str(root / "index"), "ASAT_VECTOR_CACHE_DIR": str(root / "cache")}
-    runtime = IngestRuntime(config_from_env(env), corpus)
-    ingest = TestClient(create_ingest_app(runtime), base_url="http://ingest")
-    job = ingest.post("/v1/builds").json()["id"]
-    for _ in range(1200):
-        if ingest.get(f"/v1/builds/{job}").json()["state"] in ("succeeded", "failed"):
-            break
-        time.sleep(0.1)
-    assert ingest.get("/healthz").status_code == 200
-    verifier = TestClient(create_verifier_app(), base_url="http://verifier")
-    ports = ResearchPorts(
-        retriever=HttpRetriever("http://ingest", client=ingest),
-        verifier=HttpVerifierClient("http://verifier", client=verifier),
-        generator=ExtractiveGenerator(),
-        reranker=EmbeddingCosineReranker(),
-        audit=InMemoryAuditStore(),
-        corpus=CorpusView(corpus, index_scope_from_env(env), vector_config_from_env(env)),
-    )
-    pipeline = ResearchPipeline(ports, PipelineSettings(gate=GateConfig(min_score=0.3)))
-    return TestClient(create_app(pipeline)), runtime
+    stack, runtime = build_stack(replace(full, timelines=kept), ENV, root)
+    return TestClient(create_app(stack.pipeline())), runtime
 
 
 @pytest.fixture(scope="module")
