@@ -134,6 +134,21 @@ def test_abstain_case_whose_gold_is_held_is_a_warning() -> None:
     assert [(p.severity, p.field) for p in problems] == [(Severity.WARNING, "gold[0]")]
 
 
+class ThenStoodResolver(FakeResolver):
+    """FY2018: OLD is served only as it then stood (the law as it now stands is not held)."""
+
+    def lookup(self, authority: ProvisionRef | RulingRef, when: CaseDate) -> AuthorityLookup:
+        if when.income_year == 2018 and isinstance(authority, ProvisionRef):
+            return AuthorityLookup(True, True, (OLD,), ("C2015C00285",), "as it then stood", then_stood=True)
+        return super().lookup(authority, when)
+
+
+def test_abstain_case_whose_gold_is_held_only_as_it_then_stood_is_sound() -> None:
+    # The law as it now stands is not held for the date: an abstention stays a sound expectation.
+    assert validate_suite(_suite(_case(expect="abstain", income_year=2018)), ThenStoodResolver()) == []
+    assert validate_suite(_suite(_case(income_year=2018)), ThenStoodResolver()) == []
+
+
 def test_raw_document_is_schema_checked_first() -> None:
     document = {"schema": "asat-gold/1", "cases": [_case(), _case()]}
     assert _strs(document) == ["error: C1: id: duplicate id: cases[0] and cases[1] share it"]

@@ -45,12 +45,14 @@ class CorpusResolver:
             versions = [resolution.version] if resolution.version is not None else []
         else:
             versions = [v for v in timeline.versions if when.income_year in v.income_years]
-        if not versions:
+        then_stood = not versions
+        if then_stood:
             versions = _then_stood_versions(timeline, when)  # served as it then stood, with its caveat
         if not versions:
             return AuthorityLookup(True, False, message=resolution.message)
         register_ids = tuple(dict.fromkeys(r for v in versions for r in v.register_ids))
-        return AuthorityLookup(True, True, tuple(v.text for v in versions), register_ids, resolution.message)
+        texts = tuple(v.text for v in versions)
+        return AuthorityLookup(True, True, texts, register_ids, resolution.message, then_stood)
 
     def _ruling(self, authority: RulingRef, when: CaseDate) -> AuthorityLookup:
         ruling = self._rulings.get(authority.ruling)

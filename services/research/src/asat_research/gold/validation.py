@@ -42,7 +42,9 @@ class AuthorityLookup:
 
     ``known``: the corpus has the provision or ruling at all. ``in_force``: a text is held and in
     force (or the ruling reachable) for the date; ``texts`` and ``register_ids`` are those texts
-    and the compilations they come from. ``message`` says why not, when not.
+    and the compilations they come from. ``message`` says why not, when not. ``then_stood``: the
+    texts are served only as they then stood (the law as it now stands for the date is not held,
+    so a case may still expect an abstention).
     """
 
     known: bool
@@ -50,6 +52,7 @@ class AuthorityLookup:
     texts: tuple[str, ...] = ()
     register_ids: tuple[str, ...] = ()
     message: str = ""
+    then_stood: bool = False
 
 
 class AuthorityResolver(Protocol):
@@ -71,7 +74,7 @@ def _gold_problems(case: GoldCase, resolver: AuthorityResolver) -> tuple[list[Pr
         field = f"gold[{index}]"
         found = resolver.lookup(authority, when)
         if not answerable:
-            if found.in_force and isinstance(authority, ProvisionRef):
+            if found.in_force and not found.then_stood and isinstance(authority, ProvisionRef):
                 problems.append(
                     Problem(
                         case.id,
