@@ -35,9 +35,6 @@ class Sources:
     rulings: RulingsSource | None
     raw: dict[str, Any]
 
-    def for_act(self, act: str) -> tuple[Compilation, ...]:
-        return tuple(c for c in self.compilations if c.act == act)
-
     @property
     def acts(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(c.act for c in self.compilations))

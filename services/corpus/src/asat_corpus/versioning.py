@@ -151,11 +151,6 @@ def _earliest(history: ActHistory, ref: ActRef) -> date | None:
     return act.commencement.earliest if act else None
 
 
-def _confident(history: ActHistory, ref: ActRef) -> bool:
-    act = history.acts.get(ref)
-    return bool(act and act.commencement.confident and act.commencement.dates)
-
-
 def reflected(history: ActHistory, entry: AmendmentEntry, compilation: Compilation) -> bool:
     """Whether the amendment is part of the text shown by ``compilation``."""
     day = compilation.compilation_date
