@@ -15,7 +15,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from asat_ingest.runtime import IndexNotReadyError, IngestRuntime
-from asat_ingest.search import MAX_LIMIT, SearchInputError, TemporalViolationError
+from asat_ingest.search import MAX_LIMIT, SearchInputError, TemporalViolationError, UnknownActError
 
 
 class SearchRequest(BaseModel):
@@ -117,7 +117,7 @@ def create_app(runtime: IngestRuntime) -> FastAPI:
                 axis=request.axis,
             )
         except SearchInputError as exc:
-            status = 400 if "unknown act" in str(exc) else 422
+            status = 400 if isinstance(exc, UnknownActError) else 422
             return JSONResponse({"error": "invalid_request", "message": str(exc)}, status_code=status)
         except IndexNotReadyError as exc:
             return JSONResponse({"error": "index_unavailable", "message": str(exc)}, status_code=503)

@@ -23,6 +23,10 @@ class SearchInputError(ValueError):
     """The search request is invalid; the message says what to change."""
 
 
+class UnknownActError(SearchInputError):
+    """The search names an Act the index does not know (a 400, not a validation 422)."""
+
+
 class TemporalViolationError(RuntimeError):
     """A hit outside the requested income year came back: never served."""
 
@@ -60,7 +64,7 @@ def check_search_input(
         raise SearchInputError(f"limit must be between 1 and {MAX_LIMIT}, got {limit}")
     unknown = sorted(set(acts or ()) - known_acts)
     if unknown:
-        raise SearchInputError(f"unknown act(s) {', '.join(unknown)}; known acts: {', '.join(sorted(known_acts))}")
+        raise UnknownActError(f"unknown act(s) {', '.join(unknown)}; known acts: {', '.join(sorted(known_acts))}")
     return cleaned
 
 
