@@ -51,7 +51,12 @@ def test_temporal_pair_answers_from_the_text_of_each_year(stack: Stack) -> None:
             for citation in claim_.citations:
                 doc = stack.view.doc(citation.source_id)
                 assert doc is not None and doc.text[citation.start : citation.end] == citation.quote
-        assert outcome.audit_id == stack.audit.last(1)[0].id or outcome is early
+    # Each answer points at its own audit row, written in order.
+    rows = stack.audit.last(2)
+    assert [(r.id, r.record.request_id) for r in rows] == [
+        (early.audit_id, early.request_id),
+        (late.audit_id, late.request_id),
+    ]
 
 
 def test_a_year_whose_text_is_not_held_abstains_and_says_why(stack: Stack) -> None:
