@@ -77,9 +77,18 @@ def _pieces(text: str, start: int, end: int, max_chars: int) -> list[tuple[int, 
     return pieces
 
 
+SPAN_SEPARATOR = "#s"
+
+
+def chunk_id_of(span_id: str) -> str:
+    """The chunk a sentence span belongs to: ``"<chunk id>#s<n>"`` -> ``"<chunk id>"``."""
+    return span_id.split("#", 1)[0]
+
+
 def _chunk(source_id: str, kind: str, chunk_id: str, labels: tuple[str, ...], text: str, s: int, e: int) -> Chunk:
     spans = tuple(
-        Span(id=f"{chunk_id}#s{n}", start=a, end=b) for n, (a, b) in enumerate(sentence_ranges(text, s, e), start=1)
+        Span(id=f"{chunk_id}{SPAN_SEPARATOR}{n}", start=a, end=b)
+        for n, (a, b) in enumerate(sentence_ranges(text, s, e), start=1)
     )
     return Chunk(
         id=chunk_id,

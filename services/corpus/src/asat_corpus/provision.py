@@ -7,6 +7,7 @@ from datetime import date
 from enum import StrEnum
 
 from asat_corpus.act import ActRef
+from asat_corpus.validity import in_force_on
 
 
 @dataclass(frozen=True)
@@ -104,13 +105,11 @@ class ProvisionVersion:
     compilation_dates: tuple[date, ...] = ()  # of the held compilations showing this text
 
     def in_force_on(self, day: date) -> bool:
-        return self.valid_from <= day and (self.valid_to is None or day < self.valid_to)
+        return in_force_on(self.valid_from, self.valid_to, day)
 
     def known_on(self, day: date) -> bool:
         """Whether this was the text on the books on ``day`` (the law as it then stood)."""
-        if self.known_from is None:
-            return False
-        return self.known_from <= day and (self.known_to is None or day < self.known_to)
+        return self.known_from is not None and in_force_on(self.known_from, self.known_to, day)
 
 
 @dataclass(frozen=True)

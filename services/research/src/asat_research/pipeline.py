@@ -18,12 +18,14 @@ from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from typing import Any
 
+from asat_corpus.chunking import chunk_id_of
 from asat_corpus.contracts.claims import Claim, Quote
 from asat_corpus.contracts.sources import SourceRef
 from asat_corpus.contracts.verification import ClaimVerdict, VerificationRequest
 from asat_corpus.income_year import income_year_end, income_year_start
 from asat_corpus.resolution import Status, then_stood_caveat
 from asat_corpus.then_stood import texts_served, then_stood_stretches
+from asat_corpus.validity import in_force_on
 from asat_research.audit.record import AuditCitation, AuditRecord, ReadingListItem, StageLatency
 from asat_research.audit.store import AuditStore, AuditWriteError
 from asat_research.corpus_view import CorpusView, SourceDoc, provision_label
@@ -168,9 +170,8 @@ class _Shown:
 
 def _servable_on(payload: dict[str, Any], day: date) -> bool:
     """In force on ``day``, or the text on the books on a day whose law as it now stands is not held."""
-    start = payload.get("valid_from")
-    end = payload.get("valid_to")
-    if (start is None or date.fromisoformat(start) <= day) and (end is None or day < date.fromisoformat(end)):
+    start, end = payload.get("valid_from"), payload.get("valid_to")
+    if in_force_on(date.fromisoformat(start) if start else None, date.fromisoformat(end) if end else None, day):
         return True
     stretches = payload.get("then_stood") or ()
     return any(date.fromisoformat(s["from"]) <= day < date.fromisoformat(s["to"]) for s in stretches)
@@ -179,7 +180,7 @@ def _servable_on(payload: dict[str, Any], day: date) -> bool:
 def _known_on(payload: dict[str, Any], day: date) -> bool:
     """The text a held compilation showed on ``day`` (known time)."""
     start, end = payload.get("known_from"), payload.get("known_to")
-    return start is not None and date.fromisoformat(start) <= day and (end is None or day < date.fromisoformat(end))
+    return start is not None and in_force_on(date.fromisoformat(start), date.fromisoformat(end) if end else None, day)
 
 
 def _interval(valid_from: date | None, valid_to: date | None) -> str:
@@ -256,7 +257,7 @@ class ResearchPipeline:
 
     def _citation(self, span: NumberedSpan) -> Citation:
         corpus = self.ports.corpus
-        chunk_id = span.span_id.split("#", 1)[0]
+        chunk_id = chunk_id_of(span.span_id)
         chunk = corpus.chunk(chunk_id)
         doc = corpus.doc(span.source_id)
         assert chunk is not None and doc is not None
@@ -298,9 +299,7 @@ class ResearchPipeline:
                 dated.append(replace(citation, then_stood=caveat))
                 continue
             if scope.as_of is not None:
-                in_force = (doc.valid_from is None or doc.valid_from <= scope.as_of) and (
-                    doc.valid_to is None or scope.as_of < doc.valid_to
-                )
+                in_force = in_force_on(doc.valid_from, doc.valid_to, scope.as_of)
             else:
                 in_force = scope.income_year in doc.income_years
             if in_force and scope.as_of is not None:
@@ -352,7 +351,7 @@ class ResearchPipeline:
                     quotes.append(Quote(source_id=f"{UNOFFERED}{key}", text=key))
                     source_ids.append(f"{UNOFFERED}{key}")
                     continue
-                chunk_id = span.span_id.split("#", 1)[0]
+                chunk_id = chunk_id_of(span.span_id)
                 quotes.append(Quote(source_id=chunk_id, text=span.text))
                 source_ids.append(chunk_id)
             claims.append(

@@ -20,6 +20,7 @@ from datetime import date
 from typing import Protocol
 
 from asat_corpus.income_year import income_year_end, income_year_start
+from asat_corpus.validity import in_force_during, in_force_on
 from asat_research.evaluation.records import CitedSource
 from asat_research.gold import CaseDate
 
@@ -42,11 +43,9 @@ class VersionDates(Protocol):
 def in_force(valid_from: date | None, valid_to: date | None, when: CaseDate) -> bool:
     """Whether ``[valid_from, valid_to)`` is in force on the case's date (an open start: always was)."""
     if when.as_of is not None:
-        day = when.as_of
-        return (valid_from is None or valid_from <= day) and (valid_to is None or day < valid_to)
+        return in_force_on(valid_from, valid_to, when.as_of)
     assert when.income_year is not None
-    start, end = income_year_start(when.income_year), income_year_end(when.income_year)
-    return (valid_from is None or valid_from < end) and (valid_to is None or valid_to > start)
+    return in_force_during(valid_from, valid_to, income_year_start(when.income_year), income_year_end(when.income_year))
 
 
 def _day(value: str | None) -> date | None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from asat_corpus.chunking import chunk_id_of
 from asat_research.answer_types import AMOUNT, ASKS_AMOUNT, ASKS_WHEN, TIME
 from asat_research.generation.port import GeneratedClaim, Generation, NumberedSpan, Selection
 from asat_research.generation.quantities import CONFIRMATION, asserts_premise, contradicted, quantities
@@ -132,7 +133,7 @@ class ExtractiveGenerator:
 
 
 def _chunk(span: NumberedSpan) -> str:
-    return span.span_id.split("#", 1)[0]
+    return chunk_id_of(span.span_id)
 
 
 def _subsections(spans: Sequence[NumberedSpan]) -> list[list[NumberedSpan]]:
