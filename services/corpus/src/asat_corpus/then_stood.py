@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from asat_corpus.income_year import income_year_end, income_year_start, income_years_overlapping
+from asat_corpus.income_year import income_years_overlapping
 from asat_corpus.provision import ProvisionTimeline, ProvisionVersion, VersionGap
 from asat_corpus.resolution import then_stood_caveat
 
@@ -165,17 +165,8 @@ def then_stood_years(stretches: Iterable[ThenStood], horizon: int) -> tuple[int,
 def uncovered_years(gap: VersionGap, stretches: Iterable[ThenStood], horizon: int) -> tuple[int, ...]:
     """The income years in which some day of ``gap`` has no text on either axis: the years its
     "text not held" marker still stands for."""
-    covering = sorted((s.start, s.end) for s in stretches if s.start < gap.end and s.end > gap.start)
-    years = []
-    for year in income_years_overlapping(gap.start, gap.end, horizon):
-        day = max(gap.start, income_year_start(year))
-        last = min(gap.end, income_year_end(year))  # exclusive
-        for start, end in covering:
-            if start <= day < end:
-                day = end
-        if day < last:
-            years.append(year)
-    return tuple(years)
+    spans = _uncovered(gap.start, gap.end, ((s.start, s.end) for s in stretches))
+    return tuple(sorted({y for start, end in spans for y in income_years_overlapping(start, end, horizon)}))
 
 
 def marker_years(gap: VersionGap, stretches: Iterable[ThenStood], horizon: int) -> tuple[int, ...]:

@@ -83,10 +83,12 @@ class CorpusView:
             self._chunks[item.chunk.id] = item.chunk
             self._children.setdefault(item.chunk.source_id, []).append(item.chunk)
         self._numbered: dict[str, list[ProvisionTimeline]] = {}
+        self._stretches: dict[tuple[str, str], tuple[ThenStood, ...]] = {}
         for (act, number), timeline in corpus.timelines.items():
             if scope.acts is None or act in scope.acts:
                 self._numbered.setdefault(number, []).append(timeline)
             stretches = then_stood_stretches(timeline)
+            self._stretches[(act, number)] = stretches
             for version in timeline.versions:
                 self._versions[version.id] = version
                 if version.id in self._children:
@@ -129,6 +131,10 @@ class CorpusView:
 
     def timeline(self, act: str, number: str) -> ProvisionTimeline | None:
         return self.corpus.timeline(act, number)
+
+    def then_stood(self, act: str, number: str) -> tuple[ThenStood, ...]:
+        """Every stretch of the provision served as it then stood (computed once, at start)."""
+        return self._stretches.get((act, number), ())
 
     def timelines_numbered(self, number: str) -> Sequence[ProvisionTimeline]:
         """Every timeline of a provision with this number, one per Act in the served scope."""

@@ -24,7 +24,7 @@ from asat_corpus.contracts.sources import SourceRef
 from asat_corpus.contracts.verification import ClaimVerdict, VerificationRequest
 from asat_corpus.income_year import income_year_end, income_year_start
 from asat_corpus.resolution import Status, then_stood_caveat
-from asat_corpus.then_stood import texts_served, then_stood_stretches
+from asat_corpus.then_stood import texts_served
 from asat_corpus.validity import in_force_on
 from asat_research.audit.record import AuditCitation, AuditRecord, ReadingListItem, StageLatency
 from asat_research.audit.store import AuditStore, AuditWriteError
@@ -377,7 +377,7 @@ class ResearchPipeline:
                     continue
                 in_force = [v.id for v in timeline.versions if year in v.income_years]
                 versions = texts_served(
-                    then_stood_stretches(timeline), in_force, date(year - 1, 7, 1), date(year, 7, 1)
+                    self.ports.corpus.then_stood(*key), in_force, date(year - 1, 7, 1), date(year, 7, 1)
                 )
                 gaps = tuple(
                     f"{g.start.isoformat()} to {g.end.isoformat()}"

@@ -232,6 +232,14 @@ def dictionary_examples(corpus: CorpusBuild) -> list[Row]:
     return raw
 
 
+def _targets_by_split(act_numbers: Iterable[tuple[str, str]]) -> list[tuple[str, tuple[Target, ...]]]:
+    """The targets grouped by the slice their section falls in (one example per slice)."""
+    by_split: dict[str, list[Target]] = {}
+    for act, number in act_numbers:
+        by_split.setdefault(provision_split(act, number), []).append(Target(act, number))
+    return [(split, tuple(targets)) for split, targets in sorted(by_split.items())]
+
+
 def summary_examples(corpus: CorpusBuild, counts: Counter[str]) -> list[Row]:
     sections = [
         Section(act, number, held[-1].heading, held[-1].hierarchy, held[-1].text)
@@ -241,19 +249,16 @@ def summary_examples(corpus: CorpusBuild, counts: Counter[str]) -> list[Row]:
     raw: list[Row] = []
     for pair in summary_pairs(sections):
         if len(pair.targets) > SUMMARY_MAX_TARGETS:
-            counts["summary: dropped, more than 25 operative sections"] += 1
+            counts[f"summary: dropped, more than {SUMMARY_MAX_TARGETS} operative sections"] += 1
             continue
-        by_split: dict[str, list[Target]] = {}
-        for number in pair.targets:
-            by_split.setdefault(provision_split(pair.act, number), []).append(Target(pair.act, number))
-        for split, targets in sorted(by_split.items()):
-            summary = corpus.timeline(pair.act, pair.number)
-            preferred = summary.versions[-1].income_years[-1] if summary and summary.versions[-1].income_years else 0
-            year = _year_for(corpus, targets, preferred or corpus.horizon)
-            if year is None:
-                continue
-            ident = f"summary:{pair.act}:{pair.number}:{split}"
-            raw.append((ident, pair.question, year, tuple(targets), SOURCE_WEIGHT["summary"], None))
+        summary = corpus.timeline(pair.act, pair.number)
+        years = summary.versions[-1].income_years if summary is not None else ()
+        preferred = years[-1] if years else corpus.horizon
+        for split, targets in _targets_by_split((pair.act, number) for number in pair.targets):
+            year = _year_for(corpus, targets, preferred)
+            if year is not None:
+                ident = f"summary:{pair.act}:{pair.number}:{split}"
+                raw.append((ident, pair.question, year, targets, SOURCE_WEIGHT["summary"], None))
     return raw
 
 
@@ -284,20 +289,15 @@ def title_examples(corpus: CorpusBuild, counts: Counter[str]) -> list[Row]:
         specific = [key for key in held if key not in CATCH_ALL]
         question = title_question(ruling.title)
         if not specific or len(specific) > TITLE_MAX_TARGETS or len(question.split()) < 4:
-            counts["title: no clean pair (no held section, or more than 3)"] += 1
+            counts[f"title: no clean pair (no held section, or more than {TITLE_MAX_TARGETS})"] += 1
             continue
         for _, number in specific:
             question = mask_provision(question, number)
         preferred = income_year_of(ruling.issue_date) if ruling.issue_date else corpus.horizon
-        by_split: dict[str, list[Target]] = {}
-        for act, number in specific:
-            by_split.setdefault(provision_split(act, number), []).append(Target(act, number))
-        for split, targets in sorted(by_split.items()):
+        for split, targets in _targets_by_split(specific):
             year = _year_for(corpus, targets, preferred)
             if year is not None:
-                raw.append(
-                    (f"title:{ruling.id}:{split}", question, year, tuple(targets), SOURCE_WEIGHT["title"], ruling.id)
-                )
+                raw.append((f"title:{ruling.id}:{split}", question, year, targets, SOURCE_WEIGHT["title"], ruling.id))
     return raw
 
 
