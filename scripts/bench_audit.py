@@ -26,9 +26,10 @@ import psycopg
 from psycopg import sql
 from psycopg.conninfo import make_conninfo
 
-from asat_research.audit.migration_runner import migrate_database
-from asat_research.audit.postgres_store import PostgresAuditStore
-from asat_research.audit.record import AuditCitation, AuditRecord, ReadingListItem, StageLatency
+from asat_audit.migration_runner import migrate_database
+from asat_audit.postgres_store import PostgresAuditStore
+from asat_audit.record import AuditCitation, AuditRecord, ReadingListItem, StageLatency
+from asat_corpus.contracts.decisions import Decision
 
 DEFAULT_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
 
@@ -41,7 +42,7 @@ def _record(writer: int, n: int) -> AuditRecord:
         question="Was the home office deductible in FY2020 for an employee working from home?",
         as_of=date(2019, 7, 1),
         income_year=2020,
-        decision="answered",
+        decision=Decision.ANSWER,
         reasons=("two independent sources", "all quotes verified"),
         citations=(citation, citation),
         verified_quotes=(citation,),

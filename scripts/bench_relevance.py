@@ -24,7 +24,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from asat_research.audit.memory_store import InMemoryAuditStore
+from asat_audit.memory_store import InMemoryAuditStore
 from asat_research.composition import build_service
 from asat_research.gold import Expect, GoldCase, ProvisionRef, RulingRef, load_suite
 from asat_research.parent_merge import ParentContext

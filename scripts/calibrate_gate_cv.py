@@ -25,8 +25,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from asat_audit.memory_store import InMemoryAuditStore
 from asat_corpus.contracts.decisions import is_answered
-from asat_research.audit.memory_store import InMemoryAuditStore
 from asat_research.composition import build_service
 from asat_research.evaluation.corpus_checks import CorpusDates, ServedResolver
 from asat_research.evaluation.gate_cv import CaseEvidence, cross_validate, error_classes, tallies

@@ -27,7 +27,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from asat_research.audit.memory_store import InMemoryAuditStore
+from asat_audit.memory_store import InMemoryAuditStore
 from asat_research.composition import build_service
 from asat_research.gold import RulingRef, load_suite
 

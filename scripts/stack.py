@@ -83,7 +83,12 @@ class Stack:
         return start_order(stack_steps(self.settings))
 
     def env(self) -> dict[str, str]:
-        return service_env(self.settings, self.base_env, self.database_url)
+        env = service_env(self.settings, self.base_env, self.database_url)
+        # Extraction creates and migrates its own schema (``extraction``) at start: the owner role.
+        owner_url = self.migrate_url if self.settings.embedded_postgres else self.settings.external_migrate_url
+        if owner_url is not None and not env.get("ASAT_EXTRACTION_DATABASE_URL", "").strip():
+            env["ASAT_EXTRACTION_DATABASE_URL"] = owner_url
+        return env
 
     def embedded(self) -> EmbeddedPostgres:
         s = self.settings
@@ -161,7 +166,7 @@ class Stack:
         if self.app_role is not None:
             env["ASAT_AUDIT_APP_ROLE"] = self.app_role
         log = s.log_file("migrate")
-        done = self._run_logged([self.python, "-m", "asat_research.audit", "migrate"], env, log, echo=False)
+        done = self._run_logged([self.python, "-m", "asat_audit", "migrate"], env, log, echo=False)
         if done != 0:
             raise StackError(f"migrate: the audit migration failed (exit {done}):\n{log_tail(read_tail(log))}")
         say(f"migrate: {log_tail(read_tail(log), 1).strip()}")

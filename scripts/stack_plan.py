@@ -13,7 +13,7 @@ from enum import StrEnum
 from pathlib import Path
 
 DEFAULT_HOST = "127.0.0.1"
-DEFAULT_PORTS = {"verifier": 8710, "ingest": 8720, "research": 8730, "web": 8740}
+DEFAULT_PORTS = {"verifier": 8710, "ingest": 8720, "research": 8730, "web": 8740, "extraction": 8750}
 DEFAULT_PG_PORT = 55432
 DEFAULT_HEALTH_TIMEOUT_S = 300.0
 DEFAULT_STOP_TIMEOUT_S = 15.0
@@ -177,6 +177,8 @@ def stack_steps(settings: StackSettings) -> tuple[Step, ...]:
             service("research", "asat_research", "serve"),
         ),
         Step("web", StepKind.SERVICE, ("research",), service("web", "asat_web")),
+        # Extraction keeps its documents in its own schema, which it creates as the owner role.
+        Step("extraction", StepKind.SERVICE, ("migrate",), service("extraction", "asat_extraction", "serve")),
     )
 
 

@@ -11,7 +11,7 @@ import pytest
 from compose_model import DEV_COMPOSE, REPO_ROOT, SERVICE_DOCKERFILES, load_yaml, services_of
 
 PINNED_PYTHON = re.compile(r"^python:3\.11\.\d+-slim-(bookworm|trixie)$")
-PORTS = {"verifier": 8710, "ingest": 8720, "research": 8730, "web": 8740}
+PORTS = {"verifier": 8710, "ingest": 8720, "research": 8730, "web": 8740, "extraction": 8750}
 
 
 def instructions(path: Path) -> list[tuple[str, str]]:
@@ -38,9 +38,18 @@ def service(request: pytest.FixtureRequest) -> str:
     return name
 
 
-def test_every_service_has_a_dockerfile_and_the_corpus_library_none() -> None:
+def test_every_service_has_a_dockerfile_and_the_libraries_none() -> None:
     assert all(path.is_file() for path in SERVICE_DOCKERFILES.values())
-    assert not (REPO_ROOT / "services" / "corpus" / "Dockerfile").exists()
+    for library in ("corpus", "audit"):
+        assert not (REPO_ROOT / "services" / library / "Dockerfile").exists(), library
+
+
+def test_research_installs_the_audit_library_it_depends_on() -> None:
+    steps = instructions(SERVICE_DOCKERFILES["research"])
+    copied = {args.split()[0] for keyword, args in steps if keyword == "COPY" and "--from" not in args}
+    assert {"services/audit/pyproject.toml", "services/audit/src"} <= copied
+    installs = [args for keyword, args in steps if keyword == "RUN" and "pip install" in args]
+    assert any("asat_audit-" in args and args.find("asat_audit-") < args.find("asat_research-") for args in installs)
 
 
 def test_base_image_is_an_exact_slim_python_3_11(service: str) -> None:
@@ -86,6 +95,9 @@ def test_compose_health_check_probes_the_exposed_port(service: str) -> None:
 
 
 def test_corpus_package_is_installed_before_the_service(service: str) -> None:
+    pyproject = (REPO_ROOT / "services" / service / "pyproject.toml").read_text(encoding="utf-8")
+    if "asat-corpus" not in pyproject:  # extraction depends on no other AsAt package
+        return
     for keyword, args in instructions(SERVICE_DOCKERFILES[service]):
         if keyword == "RUN" and "pip " in args:
             assert "--no-cache-dir" in args, args

@@ -26,7 +26,7 @@ from stack_process import port_in_use, process_table, read_pid_file
 
 REPO = Path(__file__).resolve().parents[2]
 STACK = REPO / "scripts" / "stack.py"
-SERVICES = ("verifier", "ingest", "research", "web")
+SERVICES = ("verifier", "ingest", "research", "extraction", "web")
 QUESTION = "How does an entity apply for an ABN?"
 
 pytestmark = [pytest.mark.slow, pytest.mark.corpus, pytest.mark.timeout(600)]
@@ -55,7 +55,7 @@ def var_dir() -> Iterator[Path]:
 
 @pytest.fixture
 def stack_env(var_dir: Path) -> dict[str, str]:
-    verifier, ingest, research, web, pg = free_ports(5)
+    verifier, ingest, research, extraction, web, pg = free_ports(6)
     env = {k: v for k, v in os.environ.items() if k not in ("ASAT_DATABASE_URL", "ASAT_AUDIT_MIGRATE_URL")}
     env |= {
         "ASAT_VAR_DIR": str(var_dir / "var"),
@@ -71,6 +71,7 @@ def stack_env(var_dir: Path) -> dict[str, str]:
         "ASAT_INGEST_PORT": str(ingest),
         "ASAT_RESEARCH_PORT": str(research),
         "ASAT_WEB_PORT": str(web),
+        "ASAT_EXTRACTION_PORT": str(extraction),
         "ASAT_EMBEDDED_PG_PORT": str(pg),
         "ASAT_STACK_HEALTH_TIMEOUT": "240",
     }
@@ -139,9 +140,9 @@ def test_make_up_serves_a_query_through_the_web_and_make_down_leaves_nothing(
         assert first.returncode == 0, f"up failed:\n{first.stdout}\n{first.stderr}"
         assert "index: not ready" in first.stdout and "built " in first.stdout  # the empty index was built
         started = records(var)
-        expected = {"postgres", "verifier", "ingest", "research"} | ({"web"} if web_installed else set())
+        expected = {"postgres", "verifier", "ingest", "research", "extraction"} | ({"web"} if web_installed else set())
         assert set(started) == expected
-        for name in SERVICES if web_installed else SERVICES[:-1]:
+        for name in SERVICES if web_installed else SERVICES[:-1]:  # web is last
             assert healthy(urls[name]), name
             assert (var / "log" / f"{name}.log").is_file()
         entry = urls["web"] if web_installed else urls["research"]

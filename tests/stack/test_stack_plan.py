@@ -103,12 +103,12 @@ def test_a_timeout_must_be_a_positive_number(value: str) -> None:
 
 def test_the_stack_starts_in_dependency_order() -> None:
     order = names(start_order(stack_steps(settings_from_env({}, REPO))))
-    assert order == ["postgres", "migrate", "verifier", "index", "ingest", "research", "web"]
+    assert order == ["postgres", "migrate", "verifier", "index", "ingest", "research", "web", "extraction"]
 
 
 def test_the_stack_stops_dependants_first() -> None:
     order = names(stop_order(stack_steps(settings_from_env({}, REPO))))
-    assert order == ["web", "research", "ingest", "index", "verifier", "migrate", "postgres"]
+    assert order == ["extraction", "web", "research", "ingest", "index", "verifier", "migrate", "postgres"]
 
 
 def test_every_dependency_comes_before_its_dependant() -> None:

@@ -111,7 +111,7 @@ def test_a_second_build_while_one_runs_is_refused(runtime: IngestRuntime) -> Non
     if second.status_code == 202:  # the first finished already; the refusal is then untestable this way
         _wait(client, second.json()["id"])
     else:
-        assert second.status_code == 409 and first in second.json()["detail"]
+        assert second.status_code == 409 and first in second.json()["message"]
     _wait(client, first)
     assert client.get("/v1/builds/nope").status_code == 404
 

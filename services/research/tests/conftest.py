@@ -1,123 +1,25 @@
-"""Postgres fixtures: a fresh database per test session on the local server.
+"""Fixtures shared by the research tests.
 
-The server is found through ``ASAT_TEST_DATABASE_URL`` (a superuser URL; default
-``postgresql://postgres@127.0.0.1:5432/postgres``). Each session creates a database
-``asat_test_<random>`` owned by a new role ``<db>_owner``, an app role ``<db>_app``, migrates the
-audit schema as the owner, and drops all three at the end. Role names carry the same random
-suffix, so concurrent runs cannot collide. If the server is not reachable the tests fail (they
-do not skip): the README promises they run against the real server.
+The in-process research stack (corpus slice, MiniLM index, real ingest and verifier apps) is
+built once per session for the pipeline tests. It is imported only when a test asks for it, so
+the fast suites (``tests/pipeline``) load no corpus, no model and no other service. The audit
+log's Postgres tests live with the audit library (``services/audit/tests``); research tests use
+the in-memory store.
 """
 
 from __future__ import annotations
 
-import os
-import secrets
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
-import psycopg
 import pytest
-from psycopg import sql
-from psycopg.conninfo import make_conninfo
 
-from asat_research.audit.migration_runner import migrate_database
-
-ADMIN_URL_ENV = "ASAT_TEST_DATABASE_URL"
-DEFAULT_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
-START_HINT = "pg_ctlcluster --skip-systemctl-redirect 15 main start"
-
-
-@dataclass(frozen=True)
-class AuditDatabase:
-    name: str
-    admin_url: str  # superuser, connected to this database
-    owner_url: str  # owns schema research and research.audit_log
-    app_url: str  # SELECT + INSERT only
-    owner_role: str
-    app_role: str
-
-    def admin(self) -> psycopg.Connection[tuple[object, ...]]:
-        return psycopg.connect(self.admin_url, autocommit=True)
+if TYPE_CHECKING:
+    from .stack import Stack
 
 
 @pytest.fixture(scope="session")
-def pg_server_url() -> str:
-    url = os.environ.get(ADMIN_URL_ENV, DEFAULT_ADMIN_URL)
-    try:
-        with psycopg.connect(url, connect_timeout=5) as conn:
-            conn.execute("SELECT 1")
-    except psycopg.Error as exc:
-        pytest.fail(
-            f"the Postgres tests need the local server at {url} ({ADMIN_URL_ENV}) and could not connect: "
-            f"{str(exc).strip()}. Start it with `{START_HINT}` (or run `.ci/run`, which starts it).",
-            pytrace=False,
-        )
-    return url
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    from .stack import session_stack
 
-
-@pytest.fixture(scope="session")
-def audit_db(pg_server_url: str) -> Iterator[AuditDatabase]:
-    name = f"asat_test_{secrets.token_hex(5)}"
-    owner, app = f"{name}_owner", f"{name}_app"
-    with psycopg.connect(pg_server_url, autocommit=True) as admin:
-        admin.execute(sql.SQL("CREATE ROLE {} LOGIN").format(sql.Identifier(owner)))
-        admin.execute(sql.SQL("CREATE ROLE {} LOGIN").format(sql.Identifier(app)))
-        admin.execute(sql.SQL("CREATE DATABASE {} OWNER {}").format(sql.Identifier(name), sql.Identifier(owner)))
-    database = AuditDatabase(
-        name=name,
-        admin_url=make_conninfo(pg_server_url, dbname=name),
-        owner_url=make_conninfo(pg_server_url, dbname=name, user=owner, password=""),
-        app_url=make_conninfo(pg_server_url, dbname=name, user=app, password=""),
-        owner_role=owner,
-        app_role=app,
-    )
-    try:
-        migrate_database(database.owner_url, app)
-        yield database
-    finally:
-        with psycopg.connect(pg_server_url, autocommit=True) as admin:
-            admin.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
-            admin.execute(sql.SQL("DROP ROLE IF EXISTS {}").format(sql.Identifier(app)))
-            admin.execute(sql.SQL("DROP ROLE IF EXISTS {}").format(sql.Identifier(owner)))
-
-
-@pytest.fixture
-def clean_audit_log(audit_db: AuditDatabase) -> AuditDatabase:
-    """The session database with an empty audit log (emptied as superuser, triggers disabled)."""
-    with audit_db.admin() as admin, admin.transaction():
-        admin.execute("ALTER TABLE research.audit_log DISABLE TRIGGER USER")
-        admin.execute("TRUNCATE research.audit_log")
-        admin.execute("ALTER TABLE research.audit_log ENABLE TRIGGER USER")
-    return audit_db
-
-
-@pytest.fixture
-def make_database(pg_server_url: str, audit_db: AuditDatabase) -> Iterator[Callable[[], AuditDatabase]]:
-    """Creates extra empty databases (owned by the session owner role, not migrated)."""
-    created: list[str] = []
-
-    def create() -> AuditDatabase:
-        name = f"{audit_db.name}_{len(created) + 1}"
-        with psycopg.connect(pg_server_url, autocommit=True) as admin:
-            admin.execute(
-                sql.SQL("CREATE DATABASE {} OWNER {}").format(sql.Identifier(name), sql.Identifier(audit_db.owner_role))
-            )
-        created.append(name)
-        return AuditDatabase(
-            name=name,
-            admin_url=make_conninfo(pg_server_url, dbname=name),
-            owner_url=make_conninfo(pg_server_url, dbname=name, user=audit_db.owner_role, password=""),
-            app_url=make_conninfo(pg_server_url, dbname=name, user=audit_db.app_role, password=""),
-            owner_role=audit_db.owner_role,
-            app_role=audit_db.app_role,
-        )
-
-    yield create
-    with psycopg.connect(pg_server_url, autocommit=True) as admin:
-        for name in created:
-            admin.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
-
-
-# The in-process research stack (corpus slice, MiniLM index, real ingest and verifier apps),
-# built once per session for the pipeline tests.
-from .stack import stack  # noqa: E402, F401
+    yield from session_stack(tmp_path_factory)

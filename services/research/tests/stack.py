@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from asat_audit.memory_store import InMemoryAuditStore
 from asat_corpus.corpus_build import CorpusBuild, load_corpus
 from asat_corpus.index_scope import index_scope_from_env
 from asat_corpus.vector_config import vector_config_from_env
 from asat_ingest.app import create_app as create_ingest_app
 from asat_ingest.composition import config_from_env
 from asat_ingest.runtime import IngestRuntime
-from asat_research.audit.memory_store import InMemoryAuditStore
 from asat_research.corpus_view import CorpusView
 from asat_research.gate import GateConfig
 from asat_research.generation.extractive import ExtractiveGenerator
@@ -78,8 +78,8 @@ def build_stack(corpus: CorpusBuild, env: dict[str, str], root: Path) -> tuple[S
     return stack, runtime
 
 
-@pytest.fixture(scope="session")
-def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+def session_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    """The Division 328 stack, built once per session by the ``stack`` fixture in conftest."""
     full = load_corpus(acts=["itaa1997"], include_rulings=False)
     division_328 = {k: v for k, v in full.timelines.items() if k[1].startswith("328-")}
     built, runtime = build_stack(replace(full, timelines=division_328), ENV, tmp_path_factory.mktemp("stack"))

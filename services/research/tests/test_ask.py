@@ -17,9 +17,10 @@ from typing import Any
 
 import pytest
 
+from asat_corpus.attribution import register_attribution
 from asat_research.api import outcome_json
 from asat_research.ask import DEFAULT_URL, OutcomeOut, main, parser
-from asat_research.pipeline import ATTRIBUTION, AnswerClaim, Citation, ReadingItem, ResearchOutcome
+from asat_research.pipeline import AnswerClaim, Citation, ReadingItem, ResearchOutcome
 from asat_research.temporal import ScopeSource, TemporalScope
 
 from .probe.research_stub import ResearchStub, as_sent, recorded
@@ -27,6 +28,9 @@ from .probe.silent_server import SilentServer, refused_url
 
 QUESTION = "What aggregated turnover made a business a small business entity?"
 RECORDED = ("answered", "answered_model", "abstained")
+
+# The recorded replies were taken on the corpus snapshot whose newest compilation is 1 April 2026.
+ATTRIBUTION = register_attribution(date(2026, 4, 1))
 
 
 @pytest.fixture(scope="module")

@@ -3,14 +3,17 @@ or a scripted adversary."""
 
 from __future__ import annotations
 
+from datetime import date
+
 import httpx
 import pytest
 from fastapi.testclient import TestClient
 
+from asat_audit.memory_store import InMemoryAuditStore
+from asat_audit.record import AuditEntry, AuditRecord
+from asat_audit.store import AuditWriteError
+from asat_corpus.attribution import register_attribution
 from asat_research.api import create_app
-from asat_research.audit.memory_store import InMemoryAuditStore
-from asat_research.audit.record import AuditEntry, AuditRecord
-from asat_research.audit.store import AuditWriteError
 from asat_research.pipeline import DependencyUnavailable
 from asat_research.retrieval_http import HttpRetriever
 from asat_research.verifier_client import HttpVerifierClient
@@ -57,6 +60,8 @@ def test_temporal_pair_answers_from_the_text_of_each_year(stack: Stack) -> None:
         (early.audit_id, early.request_id),
         (late.audit_id, late.request_id),
     ]
+    # The Register attribution is dated from the snapshot's newest compilation (1 April 2026).
+    assert early.attribution == late.attribution == register_attribution(date(2026, 4, 1))
 
 
 def test_a_year_whose_text_is_not_held_abstains_and_says_why(stack: Stack) -> None:

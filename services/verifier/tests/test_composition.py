@@ -38,7 +38,7 @@ def test_environment_sets_limits_and_address() -> None:
 
 
 def test_unknown_scorer_refuses_to_start() -> None:
-    with pytest.raises(ConfigError, match="ASAT_GROUNDEDNESS='hhem' is not a known scorer; use one of"):
+    with pytest.raises(ConfigError, match=r"ASAT_GROUNDEDNESS='hhem' is not allowed .*: use one of deterministic, nli"):
         config_from_env({"ASAT_GROUNDEDNESS": "hhem"})
 
 
@@ -76,10 +76,28 @@ def test_nli_settings_are_read(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("name", "value", "message"),
     [
-        ("ASAT_VERIFIER_MAX_CLAIMS", "many", "is not an integer"),
-        ("ASAT_VERIFIER_MAX_SOURCES", "0", "must be at least 1"),
-        ("ASAT_GROUNDEDNESS_MIN_OVERLAP", "2", "must be between 0 and 1"),
-        ("ASAT_VERIFIER_PORT", "http", "is not an integer"),
+        ("ASAT_VERIFIER_MAX_CLAIMS", "many", "ASAT_VERIFIER_MAX_CLAIMS='many' is not allowed .*valid integer"),
+        (
+            "ASAT_VERIFIER_MAX_SOURCES",
+            "0",
+            "ASAT_VERIFIER_MAX_SOURCES='0' is not allowed .*: use a whole number, at least 1",
+        ),
+        (
+            "ASAT_GROUNDEDNESS_MIN_OVERLAP",
+            "2",
+            "ASAT_GROUNDEDNESS_MIN_OVERLAP='2' is not allowed .*: use a number from 0 to 1",
+        ),
+        (
+            "ASAT_VERIFIER_PORT",
+            "http",
+            "ASAT_VERIFIER_PORT='http' is not allowed .*: use a port number from 1 to 65535",
+        ),
+        (
+            "ASAT_VERIFIER_PORT",
+            "70000",
+            "ASAT_VERIFIER_PORT='70000' is not allowed .*: use a port number from 1 to 65535",
+        ),
+        ("ASAT_GROUNDEDNESS_TRUST_REMOTE_CODE", "yes", "TRUST_REMOTE_CODE='yes' is not allowed .*: use 1 to run code"),
     ],
 )
 def test_bad_values_refuse_to_start(name: str, value: str, message: str) -> None:
@@ -95,3 +113,15 @@ def test_build_scorer_refuses_nli_without_settings() -> None:
 def test_create_app_serves() -> None:
     with TestClient(create_app(VerifierConfig())) as client:
         assert client.get("/healthz").json()["scorer"] == "deterministic"
+
+
+def test_a_bad_setting_is_one_line_on_stderr_not_a_traceback(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from asat_verifier.__main__ import main
+
+    monkeypatch.setenv("ASAT_VERIFIER_PORT", "8710x")
+    assert main() == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ASAT_VERIFIER_PORT='8710x' is not allowed") and "Traceback" not in err
+    assert err.count("\n") == 1

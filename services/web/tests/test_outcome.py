@@ -20,18 +20,26 @@ def test_the_scope_carries_as_known_on_when_set() -> None:
     scope = {"income_year": 2016, "as_of": None, "as_known_on": "2015-10-31", "source": "parameter", "matched": ""}
     view = parse_outcome(outcome(scope=scope))
     assert (view.as_known_on, view.as_of, view.income_year) == ("2015-10-31", None, 2016)
-    with pytest.raises(OutcomeShapeError, match="'as_known_on' must be a string or null"):
-        parse_outcome(outcome(scope=scope | {"as_known_on": 20151031}))
+    with pytest.raises(OutcomeShapeError, match=r"scope\.as_known_on: "):
+        parse_outcome(outcome(scope=scope | {"as_known_on": "31/10/2015"}))
 
 
 @pytest.mark.parametrize(
     ("change", "words"),
     [
         ({"answered": False}, "must agree"),
-        ({"audit_id": "1"}, "'audit_id' must be an integer"),
-        ({"claims": [{"text": "x", "citations": [citation(start=3, quote="abc", end=9)]}]}, "cannot hold"),
-        ({"reading_list": [{"source_id": "s"}]}, "lacks the field 'title'"),
-        ({"claims": "none"}, "must be a list"),
+        ({"audit_id": "one"}, "audit_id: Input should be a valid integer"),
+        ({"decision": "maybe"}, "decision: Input should be 'answer', 'answered_as_then_stood'"),
+        (
+            {
+                "claims": [
+                    {"id": "c1", "text": "x", "citations": [citation(start=3, quote="abc", end=9)], "groundedness": 1}
+                ]
+            },
+            "cannot hold",
+        ),
+        ({"reading_list": [{"source_id": "s"}]}, "reading_list.0.title: Field required"),
+        ({"claims": "none"}, "claims: Input should be a valid tuple"),
     ],
 )
 def test_a_reply_of_the_wrong_shape_names_the_field(change: dict[str, object], words: str) -> None:

@@ -11,7 +11,9 @@ from .stub_research import V2026, citation, outcome
 def test_numbers_continue_from_first_and_a_repeated_quote_keeps_its_number() -> None:
     body = outcome()
     other = citation(V2026, quote="(1)", start=0)
-    body["claims"].append({"text": "Also.", "citations": [body["claims"][0]["citations"][0], other]})
+    body["claims"].append(
+        {"id": "c2", "text": "Also.", "citations": [body["claims"][0]["citations"][0], other], "groundedness": 1.0}
+    )
     numbered = number_sources(parse_outcome(body), first=4)
     assert [e.number for e in numbered.entries] == [4, 5]
     assert numbered.claim_numbers == ((4,), (4, 5))

@@ -41,14 +41,14 @@ from enum import StrEnum
 
 from asat_corpus.comparison import words
 from asat_corpus.normalise import normalise
-from asat_corpus.parsers.ato_dates import MONTH_NUMBERS
+from asat_corpus.text.months import FULL_MONTH_NUMBERS
 
 SIMILARITY_FLOOR = 0.95
 OWN_WORDS_CEILING = 0.05
 
 _GLUED = re.compile(r"(?<![0-9a-z])([a-z]+)(/?)(\d[0-9a-z]*)(?![0-9a-z])")
 NEGATIONS = frozenset({"not", "no", "nor", "neither", "never", "unless", "except", "without", "nil", "none"})
-MONTHS = frozenset(MONTH_NUMBERS)  # month names, for telling a date from other words
+MONTHS = frozenset(FULL_MONTH_NUMBERS)  # month names, for telling a date from other words
 
 
 class Verdict(StrEnum):

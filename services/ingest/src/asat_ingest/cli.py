@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 from collections.abc import Sequence
 from dataclasses import replace
 
 from asat_corpus.corpus_build import load_corpus
+from asat_corpus.env_settings import port_argument
 from asat_corpus.index_scope import IndexScope, RulingScope
 from asat_corpus.sources import SourcesError
 from asat_ingest.build import BuildError, build_index, index_status
@@ -142,8 +142,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     status = sub.add_parser("status", help="is the index ready for the corpus as it is now?")
     status.add_argument("--json", action="store_true")
     serve = sub.add_parser("serve", help="serve builds and searches over HTTP")
-    serve.add_argument("--host", default=os.environ.get("ASAT_INGEST_HOST", "127.0.0.1"))
-    serve.add_argument("--port", type=int, default=int(os.environ.get("ASAT_INGEST_PORT", "8720")))
+    serve.add_argument("--host", help="default: ASAT_INGEST_HOST, else 127.0.0.1")
+    serve.add_argument("--port", type=port_argument, help="default: ASAT_INGEST_PORT, else 8720")
     args = parser.parse_args(argv)
     try:
         config = config_from_env()
@@ -152,7 +152,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _build(config, args.json)
         if args.command == "status":
             return _status(config, args.json)
-        return _serve(config, args.host, args.port)
+        return _serve(config, args.host or config.host, args.port or config.port)
     except (ConfigError, SourcesError, BuildError, EmbedderError, VectorIndexError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_FAILED if isinstance(exc, (BuildError, VectorIndexError)) else EXIT_USAGE

@@ -10,6 +10,10 @@
 | ``ASAT_EMBEDDER`` | ``minilm``, ``hash`` (tests only), ``openai``, ``ollama`` | ``minilm`` |
 | ``ASAT_EMBEDDER_MODEL`` / ``_DIM`` / ``_BASE_URL`` / ``_API_KEY`` | for ``openai`` / ``ollama`` | |
 | ``ASAT_INDEX_ACTS`` / ``ASAT_INDEX_RULINGS`` | the index scope (see ``asat_corpus.index_scope``) | all / ``public`` |
+| ``ASAT_INGEST_HOST`` / ``ASAT_INGEST_PORT`` | where ``python -m asat_ingest serve`` listens | ``127.0.0.1`` / ``8720`` |
+
+Read as one :class:`~asat_ingest.settings.IngestSettings`; a bad value is a :class:`ConfigError`
+naming the variable and what is allowed.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from asat_corpus.env_settings import SettingsError, read_settings
 from asat_corpus.index_scope import IndexScope, IndexScopeError, index_scope_from_env
 from asat_corpus.vector_config import VectorConfig, VectorConfigError, vector_config_from_env
 from asat_ingest.client_index import QdrantClientIndex
@@ -28,10 +33,10 @@ from asat_ingest.hash_embedder import HashEmbedder
 from asat_ingest.minilm_embedder import MiniLmOnnxEmbedder
 from asat_ingest.ollama_embedder import OllamaEmbedder
 from asat_ingest.openai_embedder import OpenAICompatibleEmbedder
+from asat_ingest.settings import INDEX_KINDS as INDEX_KINDS
+from asat_ingest.settings import IngestSettings
 from asat_ingest.vector_cache import VectorCache
-from asat_ingest.vector_index import DEFAULT_COLLECTION, VectorIndex
-
-INDEX_KINDS = ("edge", "qdrant", "qdrant-local")
+from asat_ingest.vector_index import VectorIndex
 
 
 class ConfigError(ValueError):
@@ -50,6 +55,8 @@ class IngestConfig:
     embedder_base_url: str | None
     embedder_api_key: str | None
     scope: IndexScope
+    host: str = "127.0.0.1"
+    port: int = 8720
 
 
 def default_vector_cache_dir(values: Mapping[str, str]) -> Path:
@@ -61,10 +68,11 @@ def default_vector_cache_dir(values: Mapping[str, str]) -> Path:
 
 def config_from_env(env: Mapping[str, str] | None = None) -> IngestConfig:
     values = os.environ if env is None else env
-    kind = values.get("ASAT_INDEX", "edge")
-    if kind not in INDEX_KINDS:
-        raise ConfigError(f"unknown ASAT_INDEX={kind!r}; use one of: {', '.join(INDEX_KINDS)}")
-    url = values.get("ASAT_QDRANT_URL") or None
+    try:
+        settings = read_settings(IngestSettings, values)
+    except SettingsError as exc:
+        raise ConfigError(str(exc)) from None
+    kind, url = settings.index_kind, settings.qdrant_url
     if kind == "qdrant" and not url:
         raise ConfigError("ASAT_INDEX=qdrant needs ASAT_QDRANT_URL, e.g. http://localhost:6333")
     try:
@@ -74,15 +82,17 @@ def config_from_env(env: Mapping[str, str] | None = None) -> IngestConfig:
         raise ConfigError(str(exc)) from exc
     return IngestConfig(
         index_kind=kind,
-        index_dir=Path(values.get("ASAT_INDEX_DIR", "var/index")),
+        index_dir=settings.index_dir,
         qdrant_url=url,
-        qdrant_api_key=values.get("ASAT_QDRANT_API_KEY") or None,
-        collection=values.get("ASAT_INDEX_COLLECTION", DEFAULT_COLLECTION),
-        cache_dir=Path(values.get("ASAT_VECTOR_CACHE_DIR") or default_vector_cache_dir(values)),
+        qdrant_api_key=settings.qdrant_api_key,
+        collection=settings.collection,
+        cache_dir=settings.cache_dir or default_vector_cache_dir(values),
         vector_config=vector_config,
-        embedder_base_url=values.get("ASAT_EMBEDDER_BASE_URL") or None,
-        embedder_api_key=values.get("ASAT_EMBEDDER_API_KEY") or None,
+        embedder_base_url=settings.embedder_base_url,
+        embedder_api_key=settings.embedder_api_key,
         scope=scope,
+        host=settings.host,
+        port=settings.port,
     )
 
 

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from asat_corpus.contracts.search import MAX_SEARCH_LIMIT
 from asat_corpus.income_year import MAX_INCOME_YEAR, MIN_INCOME_YEAR
 from asat_ingest.bm25 import Bm25Encoder
 from asat_ingest.embedder import Embedder
@@ -15,7 +16,7 @@ from asat_ingest.vector_cache import VectorCache
 from asat_ingest.vector_index import VectorIndex
 
 MAX_QUERY_CHARS = 2000
-MAX_LIMIT = 100
+MAX_LIMIT = MAX_SEARCH_LIMIT  # the contract's bound (asat_corpus.contracts.search)
 _QUERY_ENCODER = Bm25Encoder(avg_doc_len=1.0)  # query weights do not depend on document lengths
 
 

@@ -1,4 +1,8 @@
-"""``python -m asat_research serve [--host H] [--port P]``: the research service."""
+"""``python -m asat_research serve [--host H] [--port P]``: the research service.
+
+``--host`` and ``--port`` default to ``ASAT_RESEARCH_HOST`` and ``ASAT_RESEARCH_PORT``; a bad
+setting is a one-line error naming the variable and what is allowed (exit 2), never a traceback.
+"""
 
 from __future__ import annotations
 
@@ -6,18 +10,21 @@ import argparse
 import os
 import sys
 
-from asat_research.audit.store import AuditStartupError
-from asat_research.composition import ResearchConfigError, build_service
+from asat_audit.store import AuditStartupError
+from asat_corpus.env_settings import port_argument
+from asat_research.composition import ResearchConfigError, build_service, read_settings
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m asat_research")
     sub = parser.add_subparsers(dest="command", required=True)
     serve = sub.add_parser("serve", help="serve POST /v1/research")
-    serve.add_argument("--host", default=os.environ.get("ASAT_RESEARCH_HOST", "127.0.0.1"))
-    serve.add_argument("--port", type=int, default=int(os.environ.get("ASAT_RESEARCH_PORT", "8730")))
-    args = parser.parse_args()
+    serve.add_argument("--host", help="default: ASAT_RESEARCH_HOST, else 127.0.0.1")
+    serve.add_argument("--port", type=port_argument, help="default: ASAT_RESEARCH_PORT, else 8730")
+    args = parser.parse_args(argv)
     try:
+        settings = read_settings(os.environ)
+        host, port = args.host or settings.host, args.port or settings.port
         service = build_service()
     except (ResearchConfigError, AuditStartupError) as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -27,7 +34,7 @@ def main() -> int:
     from asat_research.api import create_app
 
     try:
-        uvicorn.run(create_app(service.pipeline, service.health), host=args.host, port=args.port, log_level="warning")
+        uvicorn.run(create_app(service.pipeline, service.health), host=host, port=port, log_level="warning")
     finally:
         service.close()
     return 0

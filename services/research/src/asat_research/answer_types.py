@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from asat_corpus.text.months import FULL_MONTH_PATTERN
+
 ASKS_AMOUNT = re.compile(
     r"\b(how (?:much|many|low|high|big|large|old)|(?:above|below|under|over|at|from) what|"
     r"what (?:is |was |were |are )?(?:the )?(?:\w+ ){0,3}"
@@ -16,6 +18,4 @@ ASKS_AMOUNT = re.compile(
 )
 ASKS_WHEN = re.compile(r"\b(when|what date|by what date|how long)\b", re.IGNORECASE)
 AMOUNT = re.compile(r"\$\s?\d|\d\s?%|\bper cent\b|\b\d+(?:,\d{3})*(?:\.\d+)?\s?(?:million|billion)\b")
-TIME = re.compile(
-    r"\b\d{1,2} (?:January|February|March|April|May|June|July|August|September|October|November|December)\b|\b\d+ (?:days|months|years)\b"
-)
+TIME = re.compile(rf"\b\d{{1,2}} (?:{FULL_MONTH_PATTERN})\b|\b\d+ (?:days|months|years)\b")

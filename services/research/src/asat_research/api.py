@@ -2,8 +2,12 @@
 
 ``POST /v1/research`` answers (or abstains) as JSON; ``POST /v1/research/stream`` streams each
 stage as a server-sent event and ends with the result. A dependency that is down gives 503
-naming it, never an answer; bad input gives 422 saying what to change. Also: the audit log
-(``/v1/audit``), the source viewer's data (``/v1/sources/...``) and ``/healthz``.
+naming it, and one that answers unusably (an error status, a reply that breaks its contract)
+gives 502 naming it: never an answer. Bad input gives 422 saying what to change. Also: the audit
+log (``/v1/audit``), the source viewer's data (``/v1/sources/...``) and ``/healthz``.
+
+Every reply is a model of ``asat_corpus.contracts`` (``response_model``), built here from the
+pipeline's and the audit log's dataclasses; every error is an ``ErrorBody``.
 """
 
 from __future__ import annotations
@@ -14,54 +18,89 @@ from collections.abc import Iterator
 from datetime import date
 from typing import Any
 
-from fastapi import FastAPI, HTTPException, Query, Request
-from fastapi.exceptions import RequestValidationError
+from fastapi import FastAPI, HTTPException, Query, Response
 from fastapi.responses import JSONResponse, StreamingResponse
-from pydantic import BaseModel, ConfigDict, Field
 
+from asat_audit.store import AuditReadError
+from asat_corpus.contracts import research as wire
+from asat_corpus.contracts.audit_log import AuditEntries, AuditEntryOut, ChainReportOut
 from asat_corpus.contracts.decisions import is_answered
+from asat_corpus.contracts.errors import ErrorBody
+from asat_corpus.contracts.research import ResearchRequest
+from asat_corpus.contracts.source_view import SourceOut
+from asat_corpus.http_errors import install_error_handlers
 from asat_corpus.resolution import resolve
-from asat_research.audit.store import AuditReadError
 from asat_research.pipeline import DependencyUnavailable, ResearchOutcome, ResearchPipeline, StageEvent
 from asat_research.temporal import TemporalError
 from asat_research.timeline_view import act_assents, timeline_json
+from asat_research.unusable_reply import unusable_cause
 
-MAX_QUESTION_CHARS = 2000
+AUDIT_LOG = "audit log (Postgres)"
 
 
-class ResearchRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class EventStreamResponse(StreamingResponse):
+    """Server-sent events: ``stage`` (``StageEventData``), then ``result`` (``ResearchOutcome``) or
+    ``error`` (``StreamError``)."""
 
-    question: str = Field(
-        min_length=1, max_length=MAX_QUESTION_CHARS, description="The question, as a tax agent asks it."
-    )
-    income_year: int | None = Field(
-        default=None, ge=1900, le=2100, description="Income year N: 1 July N-1 to 30 June N."
-    )
-    as_of: date | None = Field(default=None, description="A day (YYYY-MM-DD); picks the version in force that day.")
-    as_known_on: date | None = Field(
-        default=None,
-        description="A day (YYYY-MM-DD): the law as it then stood, i.e. the text the latest held compilation on "
-        "or before that day shows (known time). Give it alone, without income_year or as_of.",
-    )
+    media_type = "text/event-stream"
+
+
+def _event_schema(name: str, content_schema: dict[str, Any]) -> dict[str, Any]:
+    """One server-sent event: its name, and its data as JSON of ``content_schema``."""
+    data = {"type": "string", "contentMediaType": "application/json", "contentSchema": content_schema}
+    return {"type": "object", "required": ["event", "data"], "properties": {"event": {"const": name}, "data": data}}
+
+
+EVENT_STREAM: dict[str, Any] = {
+    "description": "Server-sent events: `stage` (StageEventData) per finished stage, then `result` "
+    "(ResearchOutcome) or `error` (StreamError).",
+    "content": {
+        "text/event-stream": {
+            "itemSchema": {  # each event (Open API 3.2's keyword for the items of a stream)
+                "oneOf": [
+                    _event_schema("stage", wire.StageEventData.model_json_schema(mode="serialization")),
+                    _event_schema("result", {"$ref": "#/components/schemas/ResearchOutcome"}),
+                    _event_schema("error", wire.StreamError.model_json_schema(mode="serialization")),
+                ]
+            }
+        }
+    },
+}
+
+
+def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    return {status: {"model": ErrorBody} for status in statuses}
+
+
+def outcome_reply(outcome: ResearchOutcome) -> wire.ResearchOutcome:
+    """The pipeline's outcome as the wire model (validated: answered agrees with the decision)."""
+    body = dataclasses.asdict(outcome)
+    body["scope"] = dataclasses.asdict(outcome.scope)
+    body["answered"] = is_answered(outcome.decision)
+    return wire.ResearchOutcome.model_validate(body)
 
 
 def outcome_json(outcome: ResearchOutcome) -> dict[str, Any]:
-    body = dataclasses.asdict(outcome)
-    scope = outcome.scope
-    body["scope"] = {
-        "income_year": scope.income_year,
-        "as_of": scope.as_of.isoformat() if scope.as_of else None,
-        "as_known_on": scope.as_known_on.isoformat() if scope.as_known_on else None,
-        "source": scope.source.value,
-        "matched": scope.matched,
-    }
-    body["answered"] = is_answered(outcome.decision)
-    return body
+    """The JSON body of ``POST /v1/research`` for ``outcome``."""
+    return outcome_reply(outcome).model_dump(mode="json")
 
 
-def _error(status: int, error: str, message: str, **extra: Any) -> JSONResponse:
-    return JSONResponse({"error": error, "message": message, **extra}, status_code=status)
+def _error(status: int, error: str, message: str, dependency: str | None = None) -> JSONResponse:
+    body = ErrorBody(error=error, message=message, dependency=dependency)
+    return JSONResponse(body.model_dump(mode="json"), status_code=status)
+
+
+def _dependency_error(exc: DependencyUnavailable) -> wire.StreamError:
+    """503 for a dependency that is down; 502 for one that answered unusably, naming it."""
+    cause = unusable_cause(exc)
+    if cause is not None:
+        return wire.StreamError(
+            status=502,
+            error="dependency_unusable",
+            message=f"{cause.service} answered research unusably: {cause}",
+            dependency=cause.service,
+        )
+    return wire.StreamError(status=503, error="dependency_unavailable", message=str(exc), dependency=exc.dependency)
 
 
 def _event(name: str, data: dict[str, Any]) -> str:
@@ -70,20 +109,16 @@ def _event(name: str, data: dict[str, Any]) -> str:
 
 def create_app(pipeline: ResearchPipeline, health: dict[str, Any] | None = None) -> FastAPI:
     app = FastAPI(title="AsAt research", version="0.1.0")
+    install_error_handlers(app)
     checks = health or {}
-
-    @app.exception_handler(RequestValidationError)
-    async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
-        details = [f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()]
-        return _error(422, "invalid_request", "; ".join(details), details=details)
 
     def _validate(request: ResearchRequest) -> str | None:
         if not request.question.strip():
             return "the question is empty: type the question"
         return None
 
-    @app.post("/v1/research")
-    def research(request: ResearchRequest) -> JSONResponse:
+    @app.post("/v1/research", response_model=wire.ResearchOutcome, responses=_errors(400, 422, 502, 503))
+    def research(request: ResearchRequest) -> wire.ResearchOutcome | JSONResponse:
         problem = _validate(request)
         if problem:
             return _error(422, "invalid_request", problem)
@@ -94,10 +129,16 @@ def create_app(pipeline: ResearchPipeline, health: dict[str, Any] | None = None)
         except TemporalError as exc:
             return _error(422, "invalid_request", str(exc))
         except DependencyUnavailable as exc:
-            return _error(503, "dependency_unavailable", str(exc), dependency=exc.dependency)
-        return JSONResponse(outcome_json(outcome))
+            failure = _dependency_error(exc)
+            return JSONResponse(failure.model_dump(mode="json", exclude={"status"}), status_code=failure.status)
+        return outcome_reply(outcome)
 
-    @app.post("/v1/research/stream", response_model=None)
+    @app.post(
+        "/v1/research/stream",
+        response_model=None,  # a stream of events, each a model named in EventStreamResponse
+        response_class=StreamingResponse,  # no media type of its own: the 200 below documents the events
+        responses={**_errors(400, 422), 200: EVENT_STREAM},
+    )
     def research_stream(request: ResearchRequest) -> StreamingResponse | JSONResponse:
         problem = _validate(request)
         if problem:
@@ -110,90 +151,83 @@ def create_app(pipeline: ResearchPipeline, health: dict[str, Any] | None = None)
                 ):
                     yield _stage(event)
             except TemporalError as exc:
-                yield _event("error", {"status": 422, "error": "invalid_request", "message": str(exc)})
+                yield _error_event(wire.StreamError(status=422, error="invalid_request", message=str(exc)))
             except DependencyUnavailable as exc:
-                yield _event(
-                    "error",
-                    {
-                        "status": 503,
-                        "error": "dependency_unavailable",
-                        "dependency": exc.dependency,
-                        "message": str(exc),
-                    },
-                )
+                yield _error_event(_dependency_error(exc))
 
-        return StreamingResponse(events(), media_type="text/event-stream", headers={"cache-control": "no-store"})
+        return EventStreamResponse(events(), headers={"cache-control": "no-store"})
 
     def _stage(event: StageEvent) -> str:
         if event.outcome is not None:
             return _event("result", outcome_json(event.outcome))
-        return _event("stage", {"stage": event.stage, "ms": round(event.ms, 2), **event.data})
+        data = wire.StageEventData.model_validate({"stage": event.stage, "ms": round(event.ms, 2), **event.data})
+        return _event("stage", data.model_dump(mode="json"))
 
-    @app.get("/healthz")
-    def healthz() -> JSONResponse:
+    @app.get("/healthz", response_model=wire.ResearchHealth, responses={503: {"model": wire.ResearchHealth}})
+    def healthz(response: Response) -> wire.ResearchHealth:
         results = {name: bool(check()) for name, check in checks.items()}
         ok = all(results.values())
-        return JSONResponse(
-            {"status": "ok" if ok else "unavailable", "checks": results}, status_code=200 if ok else 503
-        )
+        response.status_code = 200 if ok else 503
+        return wire.ResearchHealth(status="ok" if ok else "unavailable", checks=results)
 
-    @app.get("/v1/audit")
-    def audit_recent(last: int = Query(default=20, ge=1, le=500)) -> JSONResponse:
+    @app.get("/v1/audit", response_model=AuditEntries, responses=_errors(422, 503))
+    def audit_recent(last: int = Query(default=20, ge=1, le=500)) -> AuditEntries | JSONResponse:
         try:
             entries = pipeline.ports.audit.last(last)
         except AuditReadError as exc:
-            return _error(503, "dependency_unavailable", str(exc), dependency="audit log (Postgres)")
-        return JSONResponse({"entries": [_entry_json(e) for e in reversed(entries)]})
+            return _error(503, "dependency_unavailable", str(exc), dependency=AUDIT_LOG)
+        return AuditEntries(entries=tuple(_entry_reply(e) for e in reversed(entries)))
 
-    @app.get("/v1/audit/verify")
-    def audit_verify() -> JSONResponse:
+    @app.get("/v1/audit/verify", response_model=ChainReportOut, responses=_errors(503))
+    def audit_verify() -> ChainReportOut | JSONResponse:
         try:
             report = pipeline.ports.audit.verify()
         except AuditReadError as exc:
-            return _error(503, "dependency_unavailable", str(exc), dependency="audit log (Postgres)")
-        return JSONResponse(json.loads(json.dumps(dataclasses.asdict(report), default=str)) | {"ok": report.ok})
+            return _error(503, "dependency_unavailable", str(exc), dependency=AUDIT_LOG)
+        return ChainReportOut.model_validate(dataclasses.asdict(report) | {"ok": report.ok})
 
-    @app.get("/v1/audit/{entry_id}")
-    def audit_entry(entry_id: int) -> JSONResponse:
+    @app.get("/v1/audit/{entry_id}", response_model=AuditEntryOut, responses=_errors(404, 422, 503))
+    def audit_entry(entry_id: int) -> AuditEntryOut | JSONResponse:
         try:
             entry = pipeline.ports.audit.get(entry_id)
         except AuditReadError as exc:
-            return _error(503, "dependency_unavailable", str(exc), dependency="audit log (Postgres)")
+            return _error(503, "dependency_unavailable", str(exc), dependency=AUDIT_LOG)
         if entry is None:
             raise HTTPException(status_code=404, detail=f"no audit row {entry_id}")
-        return JSONResponse(_entry_json(entry))
+        return _entry_reply(entry)
 
-    @app.get("/v1/sources/{source_id:path}")
-    def source(source_id: str) -> JSONResponse:
+    @app.get("/v1/sources/{source_id:path}", response_model=SourceOut, responses=_errors(404))
+    def source(source_id: str) -> SourceOut:
         corpus = pipeline.ports.corpus
         doc = corpus.doc(source_id)
         if doc is None:
             raise HTTPException(status_code=404, detail=f"no source {source_id!r}")
-        body: dict[str, Any] = json.loads(json.dumps(dataclasses.asdict(doc), default=str))
+        body = dataclasses.asdict(doc)
         if doc.act and doc.provision:
             timeline = corpus.timeline(doc.act, doc.provision)
             if timeline is not None:
                 assents = act_assents(corpus.corpus.compilations, doc.act)
                 body["timeline"] = timeline_json(timeline, assents)
-        return JSONResponse(body)
+        return SourceOut.model_validate(body)
 
-    @app.get("/v1/provisions/{act}/{provision}")
-    def provision_on(act: str, provision: str, as_of: date) -> JSONResponse:
+    @app.get("/v1/provisions/{act}/{provision}", response_model=wire.ProvisionOnDay, responses=_errors(404, 422))
+    def provision_on(act: str, provision: str, as_of: date) -> wire.ProvisionOnDay:
         timeline = pipeline.ports.corpus.timeline(act, provision)
         if timeline is None:
             raise HTTPException(status_code=404, detail=f"no provision {act} {provision}")
         resolution = resolve(timeline, as_of)
-        return JSONResponse(
-            {
-                "status": resolution.status.value,
-                "message": resolution.message,
-                "version_id": resolution.version.id if resolution.version else None,
-            }
+        return wire.ProvisionOnDay(
+            status=resolution.status,
+            message=resolution.message,
+            version_id=resolution.version.id if resolution.version else None,
         )
 
     return app
 
 
-def _entry_json(entry: Any) -> dict[str, Any]:
-    body: dict[str, Any] = json.loads(json.dumps(dataclasses.asdict(entry), default=str))
-    return body
+def _entry_reply(entry: Any) -> AuditEntryOut:
+    return AuditEntryOut.model_validate(dataclasses.asdict(entry))
+
+
+def _error_event(error: wire.StreamError) -> str:
+    return _event("error", error.model_dump(mode="json", exclude_none=True))

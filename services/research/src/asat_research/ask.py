@@ -24,7 +24,7 @@ import httpx
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from asat_corpus.contracts.decisions import ANSWERED_AS_THEN_STOOD, is_answered
-from asat_research.api import ResearchRequest
+from asat_corpus.contracts.research import ResearchRequest
 from asat_research.cli_arguments import positive_seconds
 
 URL_ENV = "ASAT_RESEARCH_URL"

@@ -1,5 +1,9 @@
 """The only place research adapters are built. Reads the environment; raises on anything unknown.
 
+The variables below are read as one :class:`~asat_research.settings.ResearchSettings` (a bad value
+is a :class:`ResearchConfigError` naming the variable and what is allowed); ``ASAT_RESEARCH_HOST``
+and ``ASAT_RESEARCH_PORT`` (where ``python -m asat_research serve`` listens) are read there too.
+
 | variable | meaning | default |
 |---|---|---|
 | ``ASAT_INGEST_URL`` | the index service | ``http://127.0.0.1:8720`` |
@@ -19,14 +23,14 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
+from asat_audit.reconnecting import ReconnectingAuditStore
+from asat_audit.store import AuditStore
 from asat_corpus.corpus_build import CorpusBuild, load_corpus
+from asat_corpus.env_settings import SettingsError
 from asat_corpus.index_scope import IndexScopeError, index_scope_from_env
 from asat_corpus.vector_config import VectorConfigError, vector_config_from_env
-from asat_research.audit.store import AuditStore
-from asat_research.audit_connection import ReconnectingAuditStore
 from asat_research.corpus_view import CorpusView
 from asat_research.gate import GateConfig
 from asat_research.generation.factory import GenerationConfigError, build_generator
@@ -36,6 +40,7 @@ from asat_research.relevance.ltr_model import RankerModelError
 from asat_research.relevance.stats import relevance_stats
 from asat_research.rerank import CrossEncoderReranker, EmbeddingCosineReranker, HybridReranker, Reranker
 from asat_research.retrieval_http import HttpRetriever
+from asat_research.settings import RERANKERS, ResearchSettings, research_settings
 from asat_research.verifier_client import HttpVerifierClient
 
 # Measured on the project's suite with scripts/calibrate_rerank_thresholds.py (gold-set/calibration/<reranker>.json;
@@ -46,7 +51,6 @@ DEFAULT_CORROBORATION = {"domain": 0.1547, "hybrid": 0.847, "embedding-cosine": 
 # passage. The domain ranker's floor and margin are chosen by cross-validation on the suite
 # (scripts/calibrate_gate_cv.py; gold-set/calibration/domain-cv.json, kept equal by a test).
 DEFAULT_GAP_MARGIN: dict[str, float] = {"domain": 0.2}
-RERANKERS = ("domain", "hybrid", "embedding-cosine", "cross-encoder")
 # How many chunks the first stage hands each reranker: the domain ranker reads the top 100 (the
 # gold section is among them for 95% of the suite's answerable questions, 85% at 20).
 RETRIEVE_LIMIT = {"domain": 100}
@@ -68,10 +72,18 @@ class ResearchService:
             close()
 
 
-def build_reranker(values: Mapping[str, str], view: CorpusView) -> Reranker:
-    name = values.get("ASAT_RERANKER", "domain")
+def read_settings(values: Mapping[str, str]) -> ResearchSettings:
+    """The service's settings from ``values``; raises :class:`ResearchConfigError` on a bad one."""
+    try:
+        return research_settings(values)
+    except SettingsError as exc:
+        raise ResearchConfigError(str(exc)) from None
+
+
+def build_reranker(settings: ResearchSettings, view: CorpusView) -> Reranker:
+    name = settings.reranker
     if name == "domain":
-        directory = Path(values.get("ASAT_RERANKER_MODEL_DIR") or DEFAULT_MODEL_DIR)
+        directory = settings.reranker_model_dir or DEFAULT_MODEL_DIR
         try:
             return DomainReranker.load(directory, relevance_stats(view))
         except RankerModelError as exc:
@@ -81,36 +93,31 @@ def build_reranker(values: Mapping[str, str], view: CorpusView) -> Reranker:
     if name == "hybrid":
         return HybridReranker()
     if name == "cross-encoder":
-        path = values.get("ASAT_RERANKER_MODEL", "")
-        if not path or not Path(path).is_dir():
+        path = settings.reranker_model
+        if path is None or not path.is_dir():
+            shown = str(path) if path is not None else ""
             raise ResearchConfigError(
-                f"ASAT_RERANKER=cross-encoder needs ASAT_RERANKER_MODEL set to a local model directory (got {path!r})"
+                f"ASAT_RERANKER=cross-encoder needs ASAT_RERANKER_MODEL set to a local model directory (got {shown!r})"
             )
-        return CrossEncoderReranker(Path(path))
+        return CrossEncoderReranker(path)
     raise ResearchConfigError(f"unknown ASAT_RERANKER={name!r}; use one of: {', '.join(RERANKERS)}")
 
 
-def gate_config(values: Mapping[str, str], reranker: Reranker) -> GateConfig:
+def gate_config(settings: ResearchSettings, reranker: Reranker) -> GateConfig:
     key = "cross-encoder" if reranker.name.startswith("cross-encoder") else reranker.name
     thresholds = {}
-    for name, defaults in (
-        ("ASAT_GATE_MIN_SCORE", DEFAULT_MIN_SCORE),
-        ("ASAT_GATE_CORROBORATION_SCORE", DEFAULT_CORROBORATION),
+    for name, given, defaults in (
+        ("ASAT_GATE_MIN_SCORE", settings.gate_min_score, DEFAULT_MIN_SCORE),
+        ("ASAT_GATE_CORROBORATION_SCORE", settings.gate_corroboration_score, DEFAULT_CORROBORATION),
     ):
-        raw = values.get(name)
-        if not raw and key not in defaults:
+        if given is None and key not in defaults:
             raise ResearchConfigError(
                 f"{name} has no default for the {key} reranker: measure it with scripts/calibrate_rerank_thresholds.py"
             )
-        try:
-            thresholds[name] = float(raw) if raw else defaults[key]
-        except ValueError as exc:
-            raise ResearchConfigError(f"{name}={raw!r} is not a number") from exc
-    raw_margin = values.get("ASAT_GATE_GAP_MARGIN")
-    try:
-        margin = float(raw_margin) if raw_margin else DEFAULT_GAP_MARGIN.get(key, GateConfig.gap_margin)
-    except ValueError as exc:
-        raise ResearchConfigError(f"ASAT_GATE_GAP_MARGIN={raw_margin!r} is not a number") from exc
+        thresholds[name] = given if given is not None else defaults[key]
+    margin = settings.gate_gap_margin
+    if margin is None:
+        margin = DEFAULT_GAP_MARGIN.get(key, GateConfig.gap_margin)
     return GateConfig(
         min_score=thresholds["ASAT_GATE_MIN_SCORE"],
         corroboration_score=thresholds["ASAT_GATE_CORROBORATION_SCORE"],
@@ -125,6 +132,7 @@ def build_service(
     audit: AuditStore | None = None,
 ) -> ResearchService:
     values = dict(os.environ if env is None else env)
+    settings = read_settings(values)
     try:
         vector_config = vector_config_from_env(values)
         scope = index_scope_from_env(values)
@@ -132,11 +140,11 @@ def build_service(
     except (VectorConfigError, IndexScopeError, GenerationConfigError) as exc:
         raise ResearchConfigError(str(exc)) from exc
     view = CorpusView(corpus if corpus is not None else load_corpus(), scope, vector_config)
-    reranker = build_reranker(values, view)
-    gate = gate_config(values, reranker)
+    reranker = build_reranker(settings, view)
+    gate = gate_config(settings, reranker)
     closers: list[Callable[[], None]] = []
     if audit is None:
-        url = values.get("ASAT_DATABASE_URL", "")
+        url = settings.database_url
         if not url:
             raise ResearchConfigError(
                 "ASAT_DATABASE_URL is not set: point it at Postgres as the audit app role "
@@ -145,8 +153,8 @@ def build_service(
         store = ReconnectingAuditStore(url)
         closers.append(store.close)
         audit = store
-    retriever = HttpRetriever(values.get("ASAT_INGEST_URL", "http://127.0.0.1:8720"))
-    verifier = HttpVerifierClient(values.get("ASAT_VERIFIER_URL", "http://127.0.0.1:8710"))
+    retriever = HttpRetriever(settings.ingest_url)
+    verifier = HttpVerifierClient(settings.verifier_url)
     closers += [retriever.close, verifier.close]
     pipeline = ResearchPipeline(
         ResearchPorts(

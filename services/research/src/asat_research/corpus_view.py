@@ -11,6 +11,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date
 
+from asat_corpus.attribution import register_attribution, snapshot_date
 from asat_corpus.chunk import Chunk
 from asat_corpus.corpus_build import CorpusBuild, items_generation
 from asat_corpus.income_year import income_year_end, income_year_start
@@ -73,6 +74,8 @@ class CorpusView:
         self.scope = scope
         items = list(corpus.index_items(scope))  # chunked once: the generation and the lookups share it
         self.generation = items_generation(items, vector_config)
+        # The Register's attribution, dated from the snapshot itself (never a hard-coded date).
+        self.attribution = register_attribution(snapshot_date(corpus.sources.compilations, corpus.sources.raw))
         self._chunks: dict[str, Chunk] = {}
         self._children: dict[str, list[Chunk]] = {}
         self._docs: dict[str, SourceDoc] = {}

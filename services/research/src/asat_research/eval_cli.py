@@ -24,7 +24,7 @@ from asat_research.evaluation.html_report import render_html
 from asat_research.evaluation.report import EvalReport, RunConfig, observed_config, report_json
 from asat_research.evaluation.runner import CaseResult, run_cases, select_cases
 from asat_research.evaluation.summary import summary_text
-from asat_research.evaluation.targets import EvalTarget, http_target, in_process_target
+from asat_research.evaluation.targets import EvalTarget, http_target
 from asat_research.gold import GoldSuiteError, load_suite
 
 TargetFactory = Callable[[argparse.Namespace], EvalTarget]
@@ -58,6 +58,9 @@ def parser() -> argparse.ArgumentParser:
 def default_target(args: argparse.Namespace) -> EvalTarget:
     if args.url:
         return http_target(args.url, timeout_s=args.timeout)
+    # Imported here: only an in-process run loads the pipeline (and its models).
+    from asat_research.eval_target import in_process_target
+
     return in_process_target()
 
 

@@ -34,24 +34,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date
-from enum import StrEnum
 
+from asat_corpus.contracts.decisions import Decision as Decision  # the wire enum; re-exported here
 from asat_corpus.contracts.decisions import is_answered
-
-
-class Decision(StrEnum):
-    ANSWER = "answer"
-    ANSWERED_AS_THEN_STOOD = "answered_as_then_stood"  # see asat_corpus.contracts.decisions
-    ABSTAIN_OUT_OF_SCOPE = "abstain_out_of_scope"
-    ABSTAIN_TEMPORAL_VIOLATION = "abstain_temporal_violation"
-    ABSTAIN_TEXT_NOT_HELD = "abstain_text_not_held"
-    ABSTAIN_NOT_YET_ENACTED = "abstain_not_yet_enacted"
-    ABSTAIN_NOTHING_RETRIEVED = "abstain_nothing_retrieved"
-    ABSTAIN_LOW_RELEVANCE = "abstain_low_relevance"
-    ABSTAIN_NO_VERIFIED_CLAIM = "abstain_no_verified_claim"
-    ABSTAIN_INSUFFICIENT_SOURCES = "abstain_insufficient_sources"
-    ABSTAIN_VERSION_CONFLICT = "abstain_version_conflict"
-    ABSTAIN_GENERATOR_DECLINED = "abstain_generator_declined"
 
 
 @dataclass(frozen=True)

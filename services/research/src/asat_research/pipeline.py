@@ -1,8 +1,15 @@
 """The research pipeline, stage by stage.
 
-resolve income year (pure) -> retrieve (hybrid search behind the income-year filter, in the
-index service) -> rerank + parent merge (pure) -> generate (span reference, two passes) ->
-verify (the verifier service) -> gate (pure) -> provenance + audit.
+resolve (income year, and the rules decided before retrieval: scope and named sections; pure)
+-> retrieve (hybrid search behind the income-year filter, in the index service) -> rerank +
+parent merge (pure) -> generate (span reference, two passes) -> verify (the verifier service)
+-> gate (pure) -> provenance + audit.
+
+Each stage is a method returning a small value (:class:`Asked`, :class:`Retrieved`,
+:class:`Ranked`, :class:`Generated`, :class:`Verified`, :class:`Judged`, :class:`Recorded`), run
+under one :class:`~asat_research.stage_timer.StageTimer`. A question the scope rule or the
+named-section rule refuses (``asat_research.refusal``) goes from resolve straight to the gate and
+the audit: no retrieval, generator or verifier call.
 
 ``run`` yields one :class:`StageEvent` per finished stage and a final ``done`` event holding
 the :class:`ResearchOutcome`. A dependency that fails raises :class:`DependencyUnavailable`
@@ -11,23 +18,22 @@ naming it: nothing is answered without verification and an audit row.
 
 from __future__ import annotations
 
-import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from typing import Any
 
+from asat_audit.record import AuditCitation, AuditRecord, ReadingListItem, StageLatency
+from asat_audit.store import AuditStore, AuditWriteError
 from asat_corpus.chunking import chunk_id_of
 from asat_corpus.contracts.claims import Claim, Quote
 from asat_corpus.contracts.sources import SourceRef
 from asat_corpus.contracts.verification import ClaimVerdict, VerificationRequest
 from asat_corpus.income_year import income_year_end, income_year_start
-from asat_corpus.resolution import Status, then_stood_caveat
+from asat_corpus.resolution import then_stood_caveat
 from asat_corpus.then_stood import texts_served
 from asat_corpus.validity import in_force_on
-from asat_research.audit.record import AuditCitation, AuditRecord, ReadingListItem, StageLatency
-from asat_research.audit.store import AuditStore, AuditWriteError
 from asat_research.corpus_view import CorpusView, SourceDoc, provision_label
 from asat_research.gate import GateConfig, GateEvidence, GateResult, VersionSpread, decide
 from asat_research.generation.port import Generation, GenerationError, Generator, NumberedSpan
@@ -38,17 +44,18 @@ from asat_research.named_provisions import (
     unheld_named_provision_known,
 )
 from asat_research.parent_merge import ParentContext, merge_parents
+from asat_research.refusal import named_unheld, refusal
 from asat_research.rerank import Reranker
 from asat_research.retrieval import Hit, RetrievalUnavailable, Retriever
 from asat_research.scope import out_of_scope
+from asat_research.stage_timer import StageEvent as StageEvent
+from asat_research.stage_timer import StageTimer
 from asat_research.temporal import TemporalScope, resolve_income_year
 from asat_research.verifier_client import VerifierClient, VerifierUnavailable
 
-ATTRIBUTION = (
-    "Based on content from the Federal Register of Legislation at 1 April 2026. For the latest "
-    "information on Australian Government legislation please go to https://www.legislation.gov.au."
-)
 UNOFFERED = "unoffered:"
+# The model an audit row names for a question refused at resolve: no generator was asked.
+NOT_ASKED = "none (refused before retrieval)"
 # Index points that say what is NOT held for the year: the text in force is not held (a gap),
 # or the provision was not yet enacted. They are evidence for the gate, never quoted.
 MARKER_KINDS = frozenset({"gap", "not_yet_enacted"})
@@ -139,15 +146,7 @@ class ResearchOutcome:
     corpus_generation: str
     latencies_ms: dict[str, float]
     dropped_claims: int
-    attribution: str = ATTRIBUTION
-
-
-@dataclass(frozen=True)
-class StageEvent:
-    stage: str
-    ms: float
-    data: dict[str, Any] = field(default_factory=dict)
-    outcome: ResearchOutcome | None = None
+    attribution: str  # the Register's licence wording, dated from the corpus snapshot
 
 
 @dataclass(frozen=True)
@@ -188,15 +187,179 @@ def _interval(valid_from: date | None, valid_to: date | None) -> str:
     return f"in force {start} to {valid_to.isoformat() if valid_to else 'now'}"
 
 
+# -- what each stage returns ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Asked:
+    """resolve: the question's period, and the gate's result where the scope rule or the
+    named-section rule refuses the question before retrieval (``asat_research.refusal``)."""
+
+    scope: TemporalScope
+    refusal: GateResult | None = None
+
+    def event_data(self) -> dict[str, Any]:
+        scope = self.scope
+        return {
+            "income_year": scope.income_year,
+            "as_of": scope.as_of.isoformat() if scope.as_of else None,
+            "as_known_on": scope.as_known_on.isoformat() if scope.as_known_on else None,
+            "source": scope.source.value,
+            "matched": scope.matched,
+        }
+
+
+@dataclass(frozen=True)
+class Retrieved:
+    """retrieve: the hits servable for the period, text and markers of law not held apart, and
+    every hit in retrieval order."""
+
+    content: tuple[Hit, ...]
+    markers: tuple[Hit, ...]
+    ordered: tuple[Hit, ...]
+
+    def event_data(self) -> dict[str, Any]:
+        return {"hits": len(self.content), "gap_markers": len(self.markers)}
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """rerank: the ranking, and the sections kept for generation (primary law first)."""
+
+    ranking: Ranking
+    parents: tuple[ParentContext, ...]
+    scale: str  # the reranker's
+
+    def event_data(self) -> dict[str, Any]:
+        return {
+            "parents": [p.source_id for p in self.parents],
+            "top_score": self.ranking.top_score,
+            "gap_score": self.ranking.gap_score,
+            "gap_kind": self.ranking.gap_kind,
+            "scale": self.scale,
+        }
+
+
+@dataclass(frozen=True)
+class Generated:
+    """generate: the spans offered, the keys selected among them (pass 1) and what was written (pass 2)."""
+
+    shown: _Shown
+    selected: tuple[str, ...]
+    generation: Generation
+
+    def event_data(self) -> dict[str, Any]:
+        return {
+            "offered": len(self.shown.spans),
+            "selected": len(self.selected),
+            "claims": len(self.generation.claims),
+            "provider": self.generation.provider,
+            "model": self.generation.model,
+        }
+
+
+@dataclass(frozen=True)
+class Verified:
+    """verify: the verifier's verdicts, the claims verified with their citations, and every
+    citation whose quotes all verified."""
+
+    verdicts: tuple[ClaimVerdict, ...]
+    claims: tuple[AnswerClaim, ...]
+    citations: tuple[Citation, ...]
+
+    def event_data(self) -> dict[str, Any]:
+        return {"claims": len(self.verdicts), "verified": len(self.claims)}
+
+
+@dataclass(frozen=True)
+class Judged:
+    """gate: the decision, and what the audit row and the outcome are made of."""
+
+    result: GateResult
+    claims: tuple[AnswerClaim, ...]  # the verified claims, dated; shown only when answered
+    citations: tuple[Citation, ...]  # every verified quote, dated
+    parents: tuple[ParentContext, ...]  # the sections kept: the reading list
+    generation: Generation
+    dropped_claims: int
+
+    def event_data(self) -> dict[str, Any]:
+        return {"decision": self.result.decision.value, "reasons": list(self.result.reasons)}
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """audit: the audit row written, and the reading list it records."""
+
+    audit_id: int
+    reading_list: tuple[ReadingItem, ...]
+
+    def event_data(self) -> dict[str, Any]:
+        return {"audit_id": self.audit_id}
+
+
 class ResearchPipeline:
     def __init__(self, ports: ResearchPorts, settings: PipelineSettings) -> None:
         self.ports = ports
         self.settings = settings
 
+    # -- the run ------------------------------------------------------------------------------
+
+    def run(
+        self,
+        question: str,
+        income_year: int | None = None,
+        as_of: date | None = None,
+        request_id: str | None = None,
+        as_known_on: date | None = None,
+    ) -> Iterator[StageEvent]:
+        """One event per stage as it finishes, then ``done`` with the outcome: resolve, retrieve,
+        rerank, generate, verify, gate, audit; or, for a question refused at resolve, resolve,
+        gate, audit."""
+        request = request_id or uuid.uuid4().hex
+        timer = StageTimer()
+        asked = yield from timer.timed("resolve", lambda: self._resolve(question, income_year, as_of, as_known_on))
+        scope, refused = asked.scope, asked.refusal
+        if refused is not None:
+            judged = yield from timer.timed("gate", lambda: self._refused(refused))
+        else:
+            retrieved = yield from timer.timed("retrieve", lambda: self._retrieve(question, scope))
+            ranked = yield from timer.timed("rerank", lambda: self._rerank(question, retrieved))
+            generated = yield from timer.timed("generate", lambda: self._generate(question, ranked))
+            verified = yield from timer.timed("verify", lambda: self._verify(generated))
+            judged = yield from timer.timed("gate", lambda: self._gate(scope, ranked, generated, verified))
+        latencies = tuple(StageLatency(stage, ms) for stage, ms in timer.rounded_ms(3).items())
+        recorded = yield from timer.timed("audit", lambda: self._audit(request, question, scope, judged, latencies))
+        outcome = self._outcome(request, scope, judged, recorded, timer.rounded_ms(2))
+        yield StageEvent("done", timer.total_ms(), {}, outcome)
+
+    def answer(
+        self,
+        question: str,
+        income_year: int | None = None,
+        as_of: date | None = None,
+        request_id: str | None = None,
+        as_known_on: date | None = None,
+    ) -> ResearchOutcome:
+        for event in self.run(question, income_year, as_of, request_id, as_known_on):
+            if event.outcome is not None:
+                return event.outcome
+        raise AssertionError("the pipeline ended without an outcome")  # pragma: no cover
+
+    def rank(self, question: str, income_year: int | None = None, as_of: date | None = None) -> Ranking:
+        """Retrieval and rerank only (no generation, no audit): for calibration and benchmarks."""
+        scope = resolve_income_year(question, self.settings.today(), income_year, as_of)
+        return self._rank(question, self._retrieve(question, scope))
+
     # -- stages -------------------------------------------------------------------------------
 
-    def _retrieve(self, question: str, scope: TemporalScope) -> tuple[list[Hit], list[Hit], tuple[Hit, ...]]:
-        """(content hits, marker hits, every hit in retrieval order)."""
+    def _resolve(self, question: str, income_year: int | None, as_of: date | None, as_known_on: date | None) -> Asked:
+        """The period asked about, and the rules that need no retrieval: the scope rule and the
+        named-section rule (both read the question and the corpus's timelines only)."""
+        scope = resolve_income_year(question, self.settings.today(), income_year, as_of, as_known_on)
+        named = self._named_unheld(question, scope.income_year, scope.as_known_on)
+        return Asked(scope, refusal(out_of_scope(question), named_unheld(named) if named is not None else None))
+
+    def _retrieve(self, question: str, scope: TemporalScope) -> Retrieved:
         axis = "on_the_books" if scope.as_known_on is not None else "in_force"
         try:
             result = self.ports.retriever.search(question, scope.income_year, self.settings.retrieve_limit, axis=axis)
@@ -220,7 +383,188 @@ class ResearchPipeline:
                 gaps.append(hit)
             elif self.ports.corpus.chunk(hit.chunk_id) is not None:
                 content.append(hit)
-        return content, gaps, result.hits
+        return Retrieved(tuple(content), tuple(gaps), result.hits)
+
+    def _rerank(self, question: str, retrieved: Retrieved) -> Ranked:
+        ranking = self._rank(question, retrieved)
+        # Primary law first: among the sections kept, provisions are offered before rulings.
+        kept = ranking.parents[: self.settings.max_parents]
+        parents = [p for p in kept if p.payload.get("kind") != "ruling"] + [
+            p for p in kept if p.payload.get("kind") == "ruling"
+        ]
+        return Ranked(ranking, tuple(parents), self.ports.reranker.scale)
+
+    def _generate(self, question: str, ranked: Ranked) -> Generated:
+        shown = self._show(ranked.parents)
+        try:
+            selection = self.ports.generator.select(question, shown.spans)
+            selected = tuple(k for k in selection.keys if k in shown.by_key)
+            generation = self.ports.generator.write(question, [shown.by_key[k] for k in selected])
+        except GenerationError as exc:
+            raise DependencyUnavailable("generator", str(exc)) from exc
+        return Generated(shown, selected, generation)
+
+    def _verify(self, generated: Generated) -> Verified:
+        shown, selected, generation = generated.shown, generated.selected, generated.generation
+        verdicts: list[ClaimVerdict] = []
+        keys_by_claim: dict[str, list[str]] = {}
+        if generation.claims:
+            request, keys_by_claim = self._verification_request(generation, shown, set(selected))
+            try:
+                verdicts = list(self.ports.verifier.verify(request).claims)
+            except VerifierUnavailable as exc:
+                raise DependencyUnavailable("verifier", str(exc)) from exc
+        texts = {f"c{i}": c.text for i, c in enumerate(generation.claims, start=1)}
+        verified_claims: list[AnswerClaim] = []
+        verified_citations: list[Citation] = []
+        for verdict in verdicts:
+            quotes_ok = [q for q in verdict.quotes if q.verified]
+            keys = keys_by_claim.get(verdict.id, [])
+            citations = tuple(self._citation(shown.by_key[k]) for k in keys if k in shown.by_key and k in selected)
+            if len(quotes_ok) == len(verdict.quotes):
+                verified_citations.extend(c for c in citations if c not in verified_citations)
+            if verdict.verified and citations:
+                verified_claims.append(
+                    AnswerClaim(verdict.id, texts[verdict.id], citations, verdict.groundedness_score)
+                )
+        return Verified(tuple(verdicts), tuple(verified_claims), tuple(verified_citations))
+
+    def _gate(self, scope: TemporalScope, ranked: Ranked, generated: Generated, verified: Verified) -> Judged:
+        """The gate over what was found. The scope and named-section rules were decided at
+        resolve: a question that reaches here passed both."""
+        year = scope.income_year
+        ranking = ranked.ranking
+        claims = tuple(replace(claim, citations=self._dated(claim.citations, scope)) for claim in verified.claims)
+        citations = tuple(self._dated((c,), scope)[0] for c in verified.citations)
+        out_of_period = tuple(
+            c.source_id
+            for claim in claims
+            for c in claim.citations
+            if (doc := self.ports.corpus.doc(c.source_id)) is None or not self._in_period(doc, c, scope)
+        )
+        then_stood = tuple(
+            dict.fromkeys(f"{c.title}: {c.then_stood}" for claim in claims for c in claim.citations if c.then_stood)
+        )
+        supporting = tuple(
+            dict.fromkeys(
+                (f"{c.act} {c.provision}" if c.act else c.source_id) for claim in claims for c in claim.citations
+            )
+        )
+        dropped = len(verified.verdicts) - len(verified.claims)
+        evidence = GateEvidence(
+            income_year=year,
+            day_given=scope.as_of is not None or scope.as_known_on is not None,
+            top_score=ranking.top_score,
+            gap_score=ranking.gap_score,
+            gap_description=ranking.gap_description,
+            gap_kind=ranking.gap_kind,
+            verified_claims=len(claims),
+            failed_claims=dropped,
+            supporting_sources=supporting,
+            out_of_period_citations=out_of_period,
+            # On the known-time axis one text per provision was on the books that day: no spread.
+            version_spreads=self._spreads(claims, year) if scope.as_known_on is None else (),
+            declined=generated.generation.declined,
+            then_stood=then_stood,
+            as_known_on=scope.as_known_on,
+        )
+        result = decide(evidence, self.settings.gate)
+        return Judged(result, claims, citations, ranked.parents, generated.generation, dropped)
+
+    def _refused(self, result: GateResult) -> Judged:
+        """The gate for a question refused at resolve: its decision stands; nothing was found,
+        generated or verified, and no generator was asked."""
+        generation = Generation(
+            claims=(), premise_rejected=False, provider=self.ports.generator.name, model=NOT_ASKED, seed=None
+        )
+        return Judged(result, (), (), (), generation, 0)
+
+    def _audit(
+        self,
+        request_id: str,
+        question: str,
+        scope: TemporalScope,
+        judged: Judged,
+        latencies: tuple[StageLatency, ...],
+    ) -> Recorded:
+        result, generation = judged.result, judged.generation
+        claims = judged.claims if result.answered else ()
+        reading = self._reading_list(judged.parents, judged.citations)
+        record = AuditRecord(
+            request_id=request_id,
+            question=question,
+            as_of=scope.as_of,
+            income_year=scope.income_year,
+            as_known_on=scope.as_known_on,
+            decision=result.decision,
+            reasons=result.reasons,
+            citations=tuple(_audit_citation(c) for claim in claims for c in claim.citations),
+            verified_quotes=tuple(_audit_citation(c) for c in judged.citations),
+            reading_list=tuple(
+                ReadingListItem(item.source_id, item.register_ids, f"{item.title} ({_span(item)})") for item in reading
+            ),
+            provider=generation.provider,
+            model=generation.model,
+            seed=generation.seed,
+            corpus_generation=self.ports.corpus.generation,
+            latencies=latencies,
+        )
+        try:
+            entry = self.ports.audit.append(record)
+        except AuditWriteError as exc:
+            raise DependencyUnavailable("audit log (Postgres)", str(exc)) from exc
+        return Recorded(entry.id, reading)
+
+    def _outcome(
+        self,
+        request_id: str,
+        scope: TemporalScope,
+        judged: Judged,
+        recorded: Recorded,
+        latencies_ms: dict[str, float],
+    ) -> ResearchOutcome:
+        result, generation = judged.result, judged.generation
+        answered = result.answered
+        return ResearchOutcome(
+            request_id=request_id,
+            audit_id=recorded.audit_id,
+            decision=result.decision.value,
+            reasons=result.reasons,
+            scope=scope,
+            claims=judged.claims if answered else (),
+            reading_list=recorded.reading_list,
+            premise_rejected=generation.premise_rejected and answered,
+            note=generation.note,
+            provider=generation.provider,
+            model=generation.model,
+            seed=generation.seed,
+            corpus_generation=self.ports.corpus.generation,
+            latencies_ms=latencies_ms,
+            dropped_claims=judged.dropped_claims,
+            attribution=self.ports.corpus.attribution,
+        )
+
+    # -- helpers ------------------------------------------------------------------------------
+
+    def _rank(self, question: str, retrieved: Retrieved) -> Ranking:
+        content, gaps = retrieved.content, retrieved.markers
+        # One call over every hit in retrieval order: a reranker may read a hit beside the others
+        # (its rank, its section's support), and markers compete on the same scale as the text.
+        wanted = {h.chunk_id for h in content} | {h.chunk_id for h in gaps}
+        everything = [h for h in retrieved.ordered if h.chunk_id in wanted]
+        scored = dict(
+            zip((h.chunk_id for h in everything), self.ports.reranker.scores(question, everything), strict=True)
+        )
+        scores = [scored[h.chunk_id] for h in content]
+        gap_scores = [scored[h.chunk_id] for h in gaps]
+        parents = merge_parents(content, scores, self.ports.corpus.children)
+        ranking = Ranking(parents, parents[0].score if parents else None, None, None)
+        if gaps:
+            best = max(range(len(gaps)), key=lambda i: gap_scores[i])
+            description = str(gaps[best].payload.get("description", "the text in force then is not held"))
+            kind = str(gaps[best].payload.get("kind", "gap"))
+            ranking = replace(ranking, gap_score=gap_scores[best], gap_description=description, gap_kind=kind)
+        return ranking
 
     def _show(self, parents: Sequence[ParentContext]) -> _Shown:
         spans: list[NumberedSpan] = []
@@ -400,25 +744,6 @@ class ResearchPipeline:
                 return unheld
         return None
 
-    def _rank(self, question: str, content: Sequence[Hit], gaps: Sequence[Hit], ordered: Sequence[Hit]) -> Ranking:
-        # One call over every hit in retrieval order: a reranker may read a hit beside the others
-        # (its rank, its section's support), and markers compete on the same scale as the text.
-        wanted = {h.chunk_id for h in content} | {h.chunk_id for h in gaps}
-        everything = [h for h in ordered if h.chunk_id in wanted]
-        scored = dict(
-            zip((h.chunk_id for h in everything), self.ports.reranker.scores(question, everything), strict=True)
-        )
-        scores = [scored[h.chunk_id] for h in content]
-        gap_scores = [scored[h.chunk_id] for h in gaps]
-        parents = merge_parents(content, scores, self.ports.corpus.children)
-        ranking = Ranking(parents, parents[0].score if parents else None, None, None)
-        if gaps:
-            best = max(range(len(gaps)), key=lambda i: gap_scores[i])
-            description = str(gaps[best].payload.get("description", "the text in force then is not held"))
-            kind = str(gaps[best].payload.get("kind", "gap"))
-            ranking = replace(ranking, gap_score=gap_scores[best], gap_description=description, gap_kind=kind)
-        return ranking
-
     def _in_period(self, doc: SourceDoc, citation: Citation, scope: TemporalScope) -> bool:
         """Whether a cited text may be served for the scope: in force in the income year (or on the
         day), served there as it then stood, or (known time) shown on the books that day."""
@@ -432,232 +757,6 @@ class ResearchPipeline:
             version = self.ports.corpus.version(doc.id)
             return version is not None and version.known_on(scope.as_known_on)
         return scope.income_year in doc.income_years or citation.then_stood is not None
-
-    def rank(self, question: str, income_year: int | None = None, as_of: date | None = None) -> Ranking:
-        """Retrieval and rerank only (no generation, no audit): for calibration and benchmarks."""
-        scope = resolve_income_year(question, self.settings.today(), income_year, as_of)
-        return self._rank(question, *self._retrieve(question, scope))
-
-    # -- the run ------------------------------------------------------------------------------
-
-    def run(
-        self,
-        question: str,
-        income_year: int | None = None,
-        as_of: date | None = None,
-        request_id: str | None = None,
-        as_known_on: date | None = None,
-    ) -> Iterator[StageEvent]:
-        request_id = request_id or uuid.uuid4().hex
-        latencies: dict[str, float] = {}
-        clock = time.perf_counter
-
-        started = clock()
-        scope = resolve_income_year(question, self.settings.today(), income_year, as_of, as_known_on)
-        latencies["resolve"] = (clock() - started) * 1000
-        yield StageEvent(
-            "resolve",
-            latencies["resolve"],
-            {
-                "income_year": scope.income_year,
-                "as_of": scope.as_of.isoformat() if scope.as_of else None,
-                "as_known_on": scope.as_known_on.isoformat() if scope.as_known_on else None,
-                "source": scope.source.value,
-                "matched": scope.matched,
-            },
-        )
-
-        started = clock()
-        content, gaps, ordered = self._retrieve(question, scope)
-        latencies["retrieve"] = (clock() - started) * 1000
-        yield StageEvent("retrieve", latencies["retrieve"], {"hits": len(content), "gap_markers": len(gaps)})
-
-        started = clock()
-        reranker = self.ports.reranker
-        ranking = self._rank(question, content, gaps, ordered)
-        # Primary law first: among the sections kept, provisions are offered before rulings.
-        kept = ranking.parents[: self.settings.max_parents]
-        parents = [p for p in kept if p.payload.get("kind") != "ruling"] + [
-            p for p in kept if p.payload.get("kind") == "ruling"
-        ]
-        top_score, gap_score, gap_description = ranking.top_score, ranking.gap_score, ranking.gap_description
-        gap_kind = ranking.gap_kind
-        latencies["rerank"] = (clock() - started) * 1000
-        yield StageEvent(
-            "rerank",
-            latencies["rerank"],
-            {
-                "parents": [p.source_id for p in parents],
-                "top_score": top_score,
-                "gap_score": gap_score,
-                "gap_kind": gap_kind,
-                "scale": reranker.scale,
-            },
-        )
-
-        started = clock()
-        shown = self._show(parents)
-        try:
-            selection = self.ports.generator.select(question, shown.spans)
-            selected_keys = [k for k in selection.keys if k in shown.by_key]
-            generation = self.ports.generator.write(question, [shown.by_key[k] for k in selected_keys])
-        except GenerationError as exc:
-            raise DependencyUnavailable("generator", str(exc)) from exc
-        latencies["generate"] = (clock() - started) * 1000
-        yield StageEvent(
-            "generate",
-            latencies["generate"],
-            {
-                "offered": len(shown.spans),
-                "selected": len(selected_keys),
-                "claims": len(generation.claims),
-                "provider": generation.provider,
-                "model": generation.model,
-            },
-        )
-
-        started = clock()
-        verdicts: list[ClaimVerdict] = []
-        keys_by_claim: dict[str, list[str]] = {}
-        if generation.claims:
-            request, keys_by_claim = self._verification_request(generation, shown, set(selected_keys))
-            try:
-                verdicts = list(self.ports.verifier.verify(request).claims)
-            except VerifierUnavailable as exc:
-                raise DependencyUnavailable("verifier", str(exc)) from exc
-        texts = {f"c{i}": c.text for i, c in enumerate(generation.claims, start=1)}
-        verified_claims: list[AnswerClaim] = []
-        verified_citations: list[Citation] = []
-        for verdict in verdicts:
-            quotes_ok = [q for q in verdict.quotes if q.verified]
-            keys = keys_by_claim.get(verdict.id, [])
-            citations = tuple(self._citation(shown.by_key[k]) for k in keys if k in shown.by_key and k in selected_keys)
-            if len(quotes_ok) == len(verdict.quotes):
-                verified_citations.extend(c for c in citations if c not in verified_citations)
-            if verdict.verified and citations:
-                verified_claims.append(
-                    AnswerClaim(verdict.id, texts[verdict.id], citations, verdict.groundedness_score)
-                )
-        latencies["verify"] = (clock() - started) * 1000
-        yield StageEvent(
-            "verify",
-            latencies["verify"],
-            {"claims": len(verdicts), "verified": len(verified_claims)},
-        )
-
-        started = clock()
-        year = scope.income_year
-        verified_claims = [replace(claim, citations=self._dated(claim.citations, scope)) for claim in verified_claims]
-        verified_citations = [self._dated((c,), scope)[0] for c in verified_citations]
-        out_of_period = tuple(
-            c.source_id
-            for claim in verified_claims
-            for c in claim.citations
-            if (doc := self.ports.corpus.doc(c.source_id)) is None or not self._in_period(doc, c, scope)
-        )
-        then_stood = tuple(
-            dict.fromkeys(
-                f"{c.title}: {c.then_stood}" for claim in verified_claims for c in claim.citations if c.then_stood
-            )
-        )
-        supporting = tuple(
-            dict.fromkeys(
-                (f"{c.act} {c.provision}" if c.act else c.source_id)
-                for claim in verified_claims
-                for c in claim.citations
-            )
-        )
-        evidence = GateEvidence(
-            income_year=year,
-            day_given=scope.as_of is not None or scope.as_known_on is not None,
-            top_score=top_score,
-            gap_score=gap_score,
-            gap_description=gap_description,
-            gap_kind=gap_kind,
-            verified_claims=len(verified_claims),
-            failed_claims=len(verdicts) - len(verified_claims),
-            supporting_sources=supporting,
-            out_of_period_citations=out_of_period,
-            # On the known-time axis one text per provision was on the books that day: no spread.
-            version_spreads=self._spreads(verified_claims, year) if scope.as_known_on is None else (),
-            declined=generation.declined,
-            out_of_scope=out_of_scope(question),
-            then_stood=then_stood,
-            as_known_on=scope.as_known_on,
-        )
-        named = self._named_unheld(question, year, scope.as_known_on)
-        if named is not None:
-            evidence = replace(
-                evidence,
-                named_unheld=f"the question names {named.label}: {named.message}",
-                named_unheld_kind="not_yet_enacted" if named.status is Status.NOT_YET_ENACTED else "gap",
-            )
-        result: GateResult = decide(evidence, self.settings.gate)
-        latencies["gate"] = (clock() - started) * 1000
-        yield StageEvent(
-            "gate", latencies["gate"], {"decision": result.decision.value, "reasons": list(result.reasons)}
-        )
-
-        started = clock()
-        answered = result.answered
-        claims = tuple(verified_claims) if answered else ()
-        reading = self._reading_list(parents, verified_citations)
-        record = AuditRecord(
-            request_id=request_id,
-            question=question,
-            as_of=scope.as_of,
-            income_year=year,
-            as_known_on=scope.as_known_on,
-            decision=result.decision.value,
-            reasons=result.reasons,
-            citations=tuple(_audit_citation(c) for claim in claims for c in claim.citations),
-            verified_quotes=tuple(_audit_citation(c) for c in verified_citations),
-            reading_list=tuple(
-                ReadingListItem(item.source_id, item.register_ids, f"{item.title} ({_span(item)})") for item in reading
-            ),
-            provider=generation.provider,
-            model=generation.model,
-            seed=generation.seed,
-            corpus_generation=self.ports.corpus.generation,
-            latencies=tuple(StageLatency(stage, round(ms, 3)) for stage, ms in latencies.items()),
-        )
-        try:
-            entry = self.ports.audit.append(record)
-        except AuditWriteError as exc:
-            raise DependencyUnavailable("audit log (Postgres)", str(exc)) from exc
-        latencies["audit"] = (clock() - started) * 1000
-        outcome = ResearchOutcome(
-            request_id=request_id,
-            audit_id=entry.id,
-            decision=result.decision.value,
-            reasons=result.reasons,
-            scope=scope,
-            claims=claims,
-            reading_list=reading,
-            premise_rejected=generation.premise_rejected and answered,
-            note=generation.note,
-            provider=generation.provider,
-            model=generation.model,
-            seed=generation.seed,
-            corpus_generation=self.ports.corpus.generation,
-            latencies_ms={k: round(v, 2) for k, v in latencies.items()},
-            dropped_claims=len(verdicts) - len(verified_claims),
-        )
-        yield StageEvent("audit", latencies["audit"], {"audit_id": entry.id})
-        yield StageEvent("done", sum(latencies.values()), {}, outcome)
-
-    def answer(
-        self,
-        question: str,
-        income_year: int | None = None,
-        as_of: date | None = None,
-        request_id: str | None = None,
-        as_known_on: date | None = None,
-    ) -> ResearchOutcome:
-        for event in self.run(question, income_year, as_of, request_id, as_known_on):
-            if event.outcome is not None:
-                return event.outcome
-        raise AssertionError("the pipeline ended without an outcome")  # pragma: no cover
 
     def _reading_list(self, parents: Sequence[ParentContext], verified: Sequence[Citation]) -> tuple[ReadingItem, ...]:
         items = []

@@ -1,16 +1,30 @@
-"""The Retriever adapter over HTTP: the ingest service owns the index and answers searches."""
+"""The Retriever adapter over HTTP: the ingest service owns the index and answers searches.
+
+Requests and replies are the ``asat_corpus.contracts.search`` models. Ingest unreachable, or
+answering 503 (its index not ready), is :class:`RetrievalUnavailable`; any other error status, or
+a reply that does not match the contract, is :class:`IngestReplyError` (research answers 502).
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypeVar
 
 import httpx
+from pydantic import BaseModel, ValidationError
 
+from asat_corpus.contracts.errors import describe_validation_error
+from asat_corpus.contracts.search import IndexInfo, SearchReply, SearchRequest
 from asat_research.retrieval import Hit, RetrievalUnavailable, SearchResult
+from asat_research.unusable_reply import UnusableReply
+
+INGEST = "the ingest service"
+Reply = TypeVar("Reply", bound=BaseModel)
 
 
-class RetrievalRequestError(ValueError):
-    """The ingest service refused the request as invalid (4xx): the caller's input was wrong."""
+class IngestReplyError(RetrievalUnavailable, UnusableReply):
+    """Ingest answered with an error status (other than 503) or a reply that breaks its contract."""
+
+    service = "ingest"
 
 
 class HttpRetriever:
@@ -19,61 +33,71 @@ class HttpRetriever:
         self.base_url = base_url.rstrip("/")
         self._client = client if client is not None else httpx.Client(base_url=self.base_url, timeout=timeout_s)
 
-    def _post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    def _call(self, method: str, path: str, reply_model: type[Reply], body: BaseModel | None = None) -> Reply:
         try:
-            reply = self._client.post(path, json=body)
+            if body is None:
+                reply = self._client.request(method, path)
+            else:
+                content = body.model_dump_json()
+                reply = self._client.request(
+                    method, path, content=content, headers={"content-type": "application/json"}
+                )
         except httpx.HTTPError as exc:
             raise RetrievalUnavailable(
-                f"the index service at {self.base_url} cannot be reached ({type(exc).__name__}): "
+                f"{INGEST} at {self.base_url} cannot be reached ({type(exc).__name__}): "
                 "start it with `python -m asat_ingest serve`"
             ) from exc
-        return self._body(reply)
-
-    def _body(self, reply: httpx.Response) -> dict[str, Any]:
+        where = f"{method} {path}"
+        if reply.status_code == 503:
+            raise RetrievalUnavailable(f"{INGEST} cannot search now (503 to {where}): {_message(reply)}")
+        if reply.status_code != 200:
+            raise IngestReplyError(f"{INGEST} answered {reply.status_code} to {where}: {_message(reply)}")
         try:
-            body: dict[str, Any] = reply.json()
-        except ValueError:
-            body = {"message": reply.text[:200]}
-        if reply.status_code >= 500:
-            raise RetrievalUnavailable(f"the index service answered {reply.status_code}: {body.get('message', body)}")
-        if reply.status_code >= 400:
-            raise RetrievalRequestError(str(body.get("message", body)))
-        return body
+            return reply_model.model_validate_json(reply.content)
+        except ValidationError as exc:
+            raise IngestReplyError(
+                f"{INGEST} sent a reply to {where} that is not a {reply_model.__name__} "
+                f"({describe_validation_error(exc)}): are research and ingest the same release?"
+            ) from exc
 
     def search(
         self, query: str, income_year: int, limit: int, acts: tuple[str, ...] | None = None, axis: str = "in_force"
     ) -> SearchResult:
-        body = self._post(
-            "/v1/search",
-            {
-                "query": query,
-                "income_year": income_year,
-                "limit": limit,
-                "acts": list(acts) if acts else None,
-                "axis": axis,
-            },
-        )
-        hits = tuple(
-            Hit(
-                chunk_id=h["chunk_id"],
-                source_id=h["source_id"],
-                score=float(h["score"]),
-                dense_score=float(h["dense_score"]),
-                payload=h["payload"],
+        try:
+            request = SearchRequest.model_validate(
+                {
+                    "query": query,
+                    "income_year": income_year,
+                    "limit": limit,
+                    "acts": list(acts) if acts else None,
+                    "axis": axis,
+                }
             )
-            for h in body["hits"]
+        except ValidationError as exc:
+            raise ValueError(f"the search cannot be sent to {INGEST}: {describe_validation_error(exc)}") from exc
+        reply = self._call("POST", "/v1/search", SearchReply, request)
+        hits = tuple(
+            Hit(chunk_id=h.chunk_id, source_id=h.source_id, score=h.score, dense_score=h.dense_score, payload=h.payload)
+            for h in reply.hits
         )
-        return SearchResult(hits=hits, corpus_generation=body["corpus_generation"], embedder=body["embedder"])
+        return SearchResult(hits=hits, corpus_generation=reply.corpus_generation, embedder=reply.embedder)
 
     def index_generation(self) -> str:
-        try:
-            reply = self._client.get("/v1/index")
-        except httpx.HTTPError as exc:
-            raise RetrievalUnavailable(f"the index service at {self.base_url} cannot be reached: {exc}") from exc
-        body = self._body(reply)
-        if body.get("state") != "ready":
-            raise RetrievalUnavailable(f"the index is not ready ({body.get('state')}): {body.get('message')}")
-        return str(body["corpus_generation"])
+        info = self._call("GET", "/v1/index", IndexInfo)
+        if info.state != "ready" or info.corpus_generation is None:
+            raise RetrievalUnavailable(f"the index is not ready ({info.state}): {info.message}")
+        return info.corpus_generation
 
     def close(self) -> None:
         self._client.close()
+
+
+def _message(reply: httpx.Response) -> str:
+    """What an error reply says: its ``message`` (an ErrorBody), else the start of its text."""
+    try:
+        body = reply.json()
+    except ValueError:
+        return reply.text[:300] or reply.reason_phrase
+    if isinstance(body, dict) and isinstance(body.get("message"), str):
+        return str(body["message"])
+    return reply.text[:300]

@@ -17,6 +17,7 @@ from datetime import date, datetime
 from enum import StrEnum
 
 from asat_corpus.income_year import MAX_INCOME_YEAR, MIN_INCOME_YEAR, income_year_end, income_year_of
+from asat_corpus.text.months import MONTH_PATTERN, parse_day_month_year
 
 
 class TemporalError(ValueError):
@@ -44,8 +45,7 @@ class TemporalScope:
         return self.as_of or date.fromordinal(income_year_end(self.income_year).toordinal() - 1)
 
 
-_MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec"
-_DAY_FIRST = rf"\d{{1,2}}\s+(?:{_MONTHS})\s+\d{{4}}"
+_DAY_FIRST = rf"\d{{1,2}}\s+(?:{MONTH_PATTERN})\s+\d{{4}}"
 _ISO = r"\d{4}-\d{2}-\d{2}"
 
 _AS_AT = re.compile(rf"\b(?:as\s+at|as\s+of|on)\s+({_DAY_FIRST}|{_ISO})\b", re.IGNORECASE)
@@ -58,13 +58,13 @@ _INCOME_YEAR_BEFORE = re.compile(r"\b(\d{4})\s+income\s+year\b", re.IGNORECASE)
 
 def _parse_day(text: str) -> date:
     text = " ".join(text.split())
-    for fmt in ("%Y-%m-%d", "%d %B %Y", "%d %b %Y"):
-        try:
-            return datetime.strptime(text, fmt).date()
-        except ValueError:
-            continue
-    if re.fullmatch(r"\d{1,2} Sept \d{4}", text, re.IGNORECASE):
-        return datetime.strptime(text.replace("Sept", "Sep").replace("sept", "Sep"), "%d %b %Y").date()
+    try:
+        return datetime.strptime(text, "%Y-%m-%d").date()
+    except ValueError:
+        pass
+    day = parse_day_month_year(text)
+    if day is not None:
+        return day
     raise TemporalError(f"{text!r} is not a date I can read: write it as 1 July 2016 or 2016-07-01")
 
 

@@ -1,4 +1,9 @@
-"""The VerifierClient port and its HTTP adapter (the verifier is a separate service)."""
+"""The VerifierClient port and its HTTP adapter (the verifier is a separate service).
+
+The verifier unreachable, or answering 503, is :class:`VerifierUnavailable`; any other error
+status, or a reply that is not a ``VerificationResponse``, is :class:`VerifierReplyError`
+(research answers 502 naming the verifier).
+"""
 
 from __future__ import annotations
 
@@ -7,11 +12,19 @@ from typing import Protocol
 import httpx
 from pydantic import ValidationError
 
+from asat_corpus.contracts.errors import describe_validation_error
 from asat_corpus.contracts.verification import VerificationRequest, VerificationResponse
+from asat_research.unusable_reply import UnusableReply
 
 
 class VerifierUnavailable(Exception):
     """The verifier cannot be reached or failed; nothing unverified may be served."""
+
+
+class VerifierReplyError(VerifierUnavailable, UnusableReply):
+    """The verifier answered with an error status (other than 503) or a reply that breaks its contract."""
+
+    service = "verifier"
 
 
 class VerifierClient(Protocol):
@@ -34,12 +47,19 @@ class HttpVerifierClient:
                 f"the verifier at {self.base_url} cannot be reached ({type(exc).__name__}): "
                 "start it with `python -m asat_verifier`"
             ) from exc
+        if reply.status_code == 503:
+            raise VerifierUnavailable(f"the verifier cannot verify now (503): {reply.text[:300]}")
         if reply.status_code != 200:
-            raise VerifierUnavailable(f"the verifier answered {reply.status_code}: {reply.text[:300]}")
+            raise VerifierReplyError(
+                f"the verifier answered {reply.status_code} to POST /v1/verify: {reply.text[:300]}"
+            )
         try:
             return VerificationResponse.model_validate_json(reply.content)
         except ValidationError as exc:
-            raise VerifierUnavailable(f"the verifier's reply does not match the contract: {exc}") from exc
+            raise VerifierReplyError(
+                f"the verifier sent a reply to POST /v1/verify that is not a VerificationResponse "
+                f"({describe_validation_error(exc)}): are research and the verifier the same release?"
+            ) from exc
 
     def healthy(self) -> bool:
         try:

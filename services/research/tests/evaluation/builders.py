@@ -98,6 +98,7 @@ def outcome(decision: str, *citations: Citation, premise_rejected: bool = False)
         corpus_generation="gen123",
         latencies_ms={"retrieve": 1.0},
         dropped_claims=0,
+        attribution="Based on content from the Federal Register of Legislation at 1 April 2026.",
     )
 
 

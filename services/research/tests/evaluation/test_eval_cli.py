@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from asat_research.eval_cli import main
-from asat_research.evaluation.answerers import PipelineAnswerer
+from asat_research.eval_target import PipelineAnswerer
 from asat_research.evaluation.metrics import METRIC_NAMES
 from asat_research.evaluation.targets import EvalTarget
 from services.research.tests.evaluation.builders import (

@@ -8,7 +8,7 @@ from typing import Any
 
 import yaml
 
-from asat_research.evaluation.answerers import PipelineAnswerer
+from asat_research.eval_target import PipelineAnswerer
 from asat_research.evaluation.html_report import render_html
 from asat_research.evaluation.report import EvalReport, RunConfig, report_json
 from asat_research.evaluation.runner import run_cases

@@ -6,7 +6,7 @@ from datetime import date
 
 import yaml
 
-from asat_research.evaluation.answerers import PipelineAnswerer
+from asat_research.eval_target import PipelineAnswerer
 from asat_research.evaluation.runner import CaseResult, run_cases, select_cases
 from asat_research.evaluation.scoring import Verdict
 from asat_research.gold import parse_suite

@@ -19,7 +19,7 @@ from typing import Any
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 
-from asat_research.api import ResearchRequest
+from asat_corpus.contracts.research import ResearchRequest
 
 RECORDED = Path(__file__).resolve().parent / "recorded"
 

@@ -2,15 +2,24 @@
 
 from __future__ import annotations
 
+import sys
+
 import uvicorn
 
-from asat_verifier.composition import config_from_env, create_app
+from asat_verifier.composition import ConfigError, config_from_env, create_app
 
 
-def main() -> None:
-    config = config_from_env()
-    uvicorn.run(create_app(config), host=config.host, port=config.port)
+def main() -> int:
+    """Serve; a bad setting is a one-line error naming the variable (exit 2), never a traceback."""
+    try:
+        config = config_from_env()
+        app = create_app(config)
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    uvicorn.run(app, host=config.host, port=config.port)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from fastapi import FastAPI, Request
-from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
-from starlette.exceptions import HTTPException
 
 from asat_corpus.contracts.verification import ErrorBody, VerificationRequest, VerificationResponse
+from asat_corpus.http_errors import install_error_handlers
 from asat_verifier.body_limit import BodyLimit, too_large_body
 from asat_verifier.groundedness.port import GroundednessScorer
 from asat_verifier.limits import LimitExceeded, Limits, exceeded_count
@@ -26,11 +25,6 @@ class _TooLarge(Exception):
         self.exceeded = exceeded
 
 
-def _location(loc: tuple[object, ...] | list[object]) -> str:
-    parts = [str(part) for part in loc if part != "body"]
-    return ".".join(parts) or "body"
-
-
 def build_app(scorer: GroundednessScorer, limits: Limits) -> FastAPI:
     app = FastAPI(
         title="AsAt verifier",
@@ -38,21 +32,11 @@ def build_app(scorer: GroundednessScorer, limits: Limits) -> FastAPI:
         description="Citation integrity (exact substring after normalisation) and claim groundedness.",
     )
 
-    @app.exception_handler(RequestValidationError)
-    async def invalid(_: Request, error: RequestValidationError) -> JSONResponse:
-        details = [f"{_location(e.get('loc', ()))}: {e.get('msg', 'invalid')}" for e in error.errors()]
-        body = ErrorBody(
-            error="invalid_request",
-            message="the request does not match the VerificationRequest schema: " + "; ".join(details[:5]),
-            details=details,
-        )
-        return JSONResponse(status_code=422, content=body.model_dump(mode="json"))
-
-    @app.exception_handler(HTTPException)
-    async def http_error(_: Request, error: HTTPException) -> JSONResponse:
-        code = "bad_request" if error.status_code == 400 else f"http_{error.status_code}"
-        body = ErrorBody(error=code, message=f"{error.detail}: send a UTF-8 JSON VerificationRequest")
-        return JSONResponse(status_code=error.status_code, content=body.model_dump(mode="json"), headers=error.headers)
+    install_error_handlers(
+        app,
+        invalid_prefix="the request does not match the VerificationRequest schema: ",
+        http_hint="send a UTF-8 JSON VerificationRequest",
+    )
 
     @app.exception_handler(_TooLarge)
     async def too_large(_: Request, error: _TooLarge) -> JSONResponse:

@@ -2,6 +2,8 @@
 
 Pages are rendered on the server; ``POST /stream`` relays the research service's event stream
 to the browser (same origin), each stage as it arrives and the decision rendered as HTML.
+A research reply that breaks its contract, or an unexpected error status from it, is a 502 page
+naming the research service; research down (or answering 503) is a 503 page.
 """
 
 from __future__ import annotations
@@ -10,28 +12,32 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import date
 from importlib.resources import files
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 from urllib.parse import parse_qs
 
 import httpx
 from fastapi import FastAPI, Query, Request
-from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 
+from asat_corpus.contracts.research import MAX_QUESTION_CHARS
+from asat_corpus.http_errors import install_error_handlers
 from asat_web.diff import diff_texts
 from asat_web.highlight import QuoteMismatch
 from asat_web.labels import default_income_year
 from asat_web.rendering import Renderer
-from asat_web.research_client import ResearchClient, ResearchRejected, ResearchUnavailable
+from asat_web.research_client import ResearchClient, ResearchRejected, ResearchReplyError, ResearchUnavailable
 from asat_web.security_headers import add_security_headers
 from asat_web.settings import WebSettings
 from asat_web.source_view import adjacent_versions, quote_in_source, timeline_items
 from asat_web.timeline_chart import timeline_chart
 from asat_web.turn import Mode, TurnRequest, browser_events, render_outcome
 
-MAX_QUESTION_CHARS = 2000
+
+class WebHealth(BaseModel):
+    status: Literal["ok"]
+    research_url: str
 
 
 class StreamRequest(BaseModel):
@@ -83,10 +89,7 @@ def create_app(
     def error_page(title: str, message: str, status: int) -> HTMLResponse:
         return page("error.html", status=status, title=title, message=message)
 
-    @app.exception_handler(RequestValidationError)
-    async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
-        details = [f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()]
-        return JSONResponse({"error": "invalid_request", "message": "; ".join(details)}, status_code=422)
+    install_error_handlers(app)
 
     @app.get("/", include_in_schema=False)
     def home() -> RedirectResponse:
@@ -113,6 +116,8 @@ def create_app(
             return page("research.html", status=422, turn=None, problem=str(exc), **context)
         except ResearchRejected as exc:
             return page("research.html", status=422, turn=None, problem=str(exc), **context)
+        except ResearchReplyError as exc:
+            return page("research.html", status=502, turn=None, problem=str(exc), **context)
         except ResearchUnavailable as exc:
             return page("research.html", status=503, turn=None, problem=str(exc), **context)
         return page("research.html", turn={"question": question, "html": result["html"]}, **context)
@@ -142,9 +147,11 @@ def create_app(
         against: str | None = None,
     ) -> HTMLResponse:
         try:
-            source = await research.source(source_id)
+            source = (await research.source(source_id)).model_dump(mode="json")
         except ResearchRejected as exc:
             return error_page("Source not found", f"No source {source_id!r}: {exc}", exc.status)
+        except ResearchReplyError as exc:
+            return error_page(UNUSABLE, str(exc), 502)
         except ResearchUnavailable as exc:
             return error_page("Research service unavailable", str(exc), 503)
         text = str(source.get("text", ""))
@@ -152,7 +159,7 @@ def create_app(
         problem = None
         if audit is not None and start is not None and end is not None:
             try:
-                entry = await research.audit_entry(audit)
+                entry = (await research.audit_entry(audit)).model_dump(mode="json")
                 shown = quote_in_source(text, entry, source_id, start, end)
             except QuoteMismatch as exc:
                 problem = str(exc)
@@ -164,7 +171,7 @@ def create_app(
         diff = None
         if other_id and other_id != source_id:
             try:
-                other = await research.source(other_id)
+                other = (await research.source(other_id)).model_dump(mode="json")
                 older_first = other_id != after
                 old, new = (str(other.get("text", "")), text) if older_first else (text, str(other.get("text", "")))
                 diff = {"other": other, "segments": diff_texts(old, new), "older_first": older_first}
@@ -188,25 +195,33 @@ def create_app(
         try:
             recent = await research.audit_recent(settings.audit_rows)
             chain = await research.audit_verify()
+        except ResearchReplyError as exc:
+            return error_page(UNUSABLE, str(exc), 502)
         except (ResearchRejected, ResearchUnavailable) as exc:
             return error_page("Audit log unavailable", str(exc), 503)
-        return page("audit.html", entries=recent.get("entries") or [], chain=chain)
+        entries = [e.model_dump(mode="json") for e in recent.entries]
+        return page("audit.html", entries=entries, chain=chain.model_dump(mode="json"))
 
     @app.get("/audit/{entry_id}", response_class=HTMLResponse)
     async def audit_entry_page(entry_id: int) -> HTMLResponse:
         try:
-            entry = await research.audit_entry(entry_id)
+            entry = (await research.audit_entry(entry_id)).model_dump(mode="json")
         except ResearchRejected as exc:
             return error_page("Audit row not found", str(exc), exc.status)
+        except ResearchReplyError as exc:
+            return error_page(UNUSABLE, str(exc), 502)
         except ResearchUnavailable as exc:
             return error_page("Audit log unavailable", str(exc), 503)
-        return page("audit_entry.html", entry=entry, record=entry.get("record") or {})
+        return page("audit_entry.html", entry=entry, record=entry["record"])
 
-    @app.get("/healthz")
-    async def healthz() -> JSONResponse:
-        return JSONResponse({"status": "ok", "research_url": settings.research_url})
+    @app.get("/healthz", response_model=WebHealth)
+    async def healthz() -> WebHealth:
+        return WebHealth(status="ok", research_url=settings.research_url)
 
     return app
+
+
+UNUSABLE = "Research service reply unusable"
 
 
 def _period(fields: dict[str, str]) -> tuple[int | None, str | None, str | None]:

@@ -1,8 +1,9 @@
-"""The research service's outcome JSON, read into plain values for the pages.
+"""The research service's outcome, read into plain values for the pages.
 
-Only what the outcome carries is shown: the research service puts verified quotes only in
-``claims[*].citations`` and ``reading_list[*].quotes``. A reply of the wrong shape raises
-:class:`OutcomeShapeError` naming the field, never a half-rendered answer.
+The reply is validated as ``asat_corpus.contracts.research.ResearchOutcome`` (answered agrees with
+the decision, an abstention carries no claims, every quote fits its range); only what it carries
+is shown: verified quotes only, in ``claims[*].citations`` and ``reading_list[*].quotes``. A reply
+of the wrong shape raises :class:`OutcomeShapeError` naming the field, never a half-rendered answer.
 """
 
 from __future__ import annotations
@@ -11,7 +12,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from asat_corpus.contracts.decisions import is_answered
+from pydantic import ValidationError
+
+from asat_corpus.contracts.errors import describe_validation_error
+from asat_corpus.contracts.research import OutcomeCitation, ResearchOutcome
 
 
 class OutcomeShapeError(ValueError):
@@ -73,122 +77,58 @@ class OutcomeView:
 
 
 def parse_outcome(body: Mapping[str, Any]) -> OutcomeView:
-    decision = _str(body, "decision")
-    answered = _bool(body, "answered")
-    if answered != is_answered(decision):
-        raise OutcomeShapeError(f"the outcome says answered={answered} but decision={decision!r}: they must agree")
-    scope = body.get("scope") or {}
-    if not isinstance(scope, Mapping):
-        raise OutcomeShapeError("outcome field 'scope' must be an object")
-    claims = tuple(
-        ClaimView(_str(c, "text", "claims[*]"), tuple(_citation(q) for q in _list(c, "citations", "claims[*]")))
-        for c in _list(body, "claims")
-    )
-    if not answered and claims:
-        raise OutcomeShapeError("an abstention carries claims: refusing to show them")
-    reading = tuple(
-        ReadingView(
-            source_id=_str(r, "source_id", "reading_list[*]"),
-            title=_str(r, "title", "reading_list[*]"),
-            register_ids=_strs(r, "register_ids", "reading_list[*]"),
-            valid_from=_opt_str(r, "valid_from", "reading_list[*]"),
-            valid_to=_opt_str(r, "valid_to", "reading_list[*]"),
-            quotes=tuple(_citation(q) for q in _list(r, "quotes", "reading_list[*]")),
-        )
-        for r in _list(body, "reading_list")
-    )
-    year = scope.get("income_year")
+    """``body`` (a research outcome as JSON) as the page's view; raises :class:`OutcomeShapeError`."""
+    try:
+        outcome = ResearchOutcome.model_validate(body)
+    except ValidationError as exc:
+        raise OutcomeShapeError(f"the reply is not a research outcome: {describe_validation_error(exc)}") from exc
+    return outcome_view(outcome)
+
+
+def outcome_view(outcome: ResearchOutcome) -> OutcomeView:
+    """The validated outcome as the page's view."""
+    scope = outcome.scope
     return OutcomeView(
-        answered=answered,
-        decision=decision,
-        reasons=_strs(body, "reasons"),
-        income_year=year if isinstance(year, int) else None,
-        as_of=_opt_str(scope, "as_of", "scope"),
-        as_known_on=_opt_str(scope, "as_known_on", "scope"),
-        claims=claims,
-        reading_list=reading,
-        premise_rejected=bool(body.get("premise_rejected", False)),
-        note=str(body.get("note") or ""),
+        answered=outcome.answered,
+        decision=outcome.decision.value,
+        reasons=outcome.reasons,
+        income_year=scope.income_year,
+        as_of=scope.as_of.isoformat() if scope.as_of else None,
+        as_known_on=scope.as_known_on.isoformat() if scope.as_known_on else None,
+        claims=tuple(ClaimView(c.text, tuple(_citation(q) for q in c.citations)) for c in outcome.claims),
+        reading_list=tuple(
+            ReadingView(
+                source_id=r.source_id,
+                title=r.title,
+                register_ids=r.register_ids,
+                valid_from=r.valid_from,
+                valid_to=r.valid_to,
+                quotes=tuple(_citation(q) for q in r.quotes),
+            )
+            for r in outcome.reading_list
+        ),
+        premise_rejected=outcome.premise_rejected,
+        note=outcome.note,
         footer=Footer(
-            provider=_str(body, "provider"),
-            model=_str(body, "model"),
-            corpus_generation=_str(body, "corpus_generation"),
-            audit_id=_int(body, "audit_id"),
-            attribution=_str(body, "attribution"),
+            provider=outcome.provider,
+            model=outcome.model,
+            corpus_generation=outcome.corpus_generation,
+            audit_id=outcome.audit_id,
+            attribution=outcome.attribution,
         ),
     )
 
 
-def _citation(value: Any) -> CitationView:
-    where = "citation"
-    if not isinstance(value, Mapping):
-        raise OutcomeShapeError(f"a {where} must be an object, got {type(value).__name__}")
-    start, end = _int(value, "start", where), _int(value, "end", where)
-    quote = _str(value, "quote", where)
-    if not 0 <= start <= end or end - start != len(quote):
-        raise OutcomeShapeError(
-            f"citation of {value.get('source_id')!r} has range [{start}, {end}) that cannot hold its "
-            f"{len(quote)}-character quote"
-        )
+def _citation(cited: OutcomeCitation) -> CitationView:
     return CitationView(
-        source_id=_str(value, "source_id", where),
-        title=_str(value, "title", where),
-        register_ids=_strs(value, "register_ids", where),
-        authorised=_bool(value, "authorised", where),
-        valid_from=_opt_str(value, "valid_from", where),
-        valid_to=_opt_str(value, "valid_to", where),
-        quote=quote,
-        start=start,
-        end=end,
-        status=_opt_str(value, "status", where),
+        source_id=cited.source_id,
+        title=cited.title,
+        register_ids=cited.register_ids,
+        authorised=cited.authorised,
+        valid_from=cited.valid_from,
+        valid_to=cited.valid_to,
+        quote=cited.quote,
+        start=cited.start,
+        end=cited.end,
+        status=cited.status,
     )
-
-
-def _field(body: Any, name: str, where: str) -> Any:
-    if not isinstance(body, Mapping):
-        raise OutcomeShapeError(f"{where} must be an object, got {type(body).__name__}")
-    if name not in body:
-        raise OutcomeShapeError(f"{where} lacks the field {name!r}")
-    return body[name]
-
-
-def _str(body: Any, name: str, where: str = "outcome") -> str:
-    value = _field(body, name, where)
-    if not isinstance(value, str):
-        raise OutcomeShapeError(f"{where} field {name!r} must be a string, got {type(value).__name__}")
-    return value
-
-
-def _opt_str(body: Any, name: str, where: str = "outcome") -> str | None:
-    value = body.get(name) if isinstance(body, Mapping) else None
-    if value is not None and not isinstance(value, str):
-        raise OutcomeShapeError(f"{where} field {name!r} must be a string or null, got {type(value).__name__}")
-    return value
-
-
-def _int(body: Any, name: str, where: str = "outcome") -> int:
-    value = _field(body, name, where)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise OutcomeShapeError(f"{where} field {name!r} must be an integer, got {value!r}")
-    return value
-
-
-def _bool(body: Any, name: str, where: str = "outcome") -> bool:
-    value = _field(body, name, where)
-    if not isinstance(value, bool):
-        raise OutcomeShapeError(f"{where} field {name!r} must be true or false, got {value!r}")
-    return value
-
-
-def _list(body: Any, name: str, where: str = "outcome") -> list[Any]:
-    value = _field(body, name, where)
-    if not isinstance(value, list):
-        raise OutcomeShapeError(f"{where} field {name!r} must be a list, got {type(value).__name__}")
-    return value
-
-
-def _strs(body: Any, name: str, where: str = "outcome") -> tuple[str, ...]:
-    values = _list(body, name, where)
-    if not all(isinstance(v, str) for v in values):
-        raise OutcomeShapeError(f"{where} field {name!r} must be a list of strings")
-    return tuple(values)

@@ -1,25 +1,41 @@
 """The research service over HTTP: the only way the web service reaches the pipeline.
 
-Failures become :class:`ResearchUnavailable` (the service cannot be reached or answered 5xx:
-says how to start it) or :class:`ResearchRejected` (it answered 4xx: carries its message).
+Every reply is read as its ``asat_corpus.contracts`` model. Failures become
+:class:`ResearchUnavailable` (the service cannot be reached, or answered 503: says how to start
+it), :class:`ResearchRejected` (it refused the request itself, 404 or 422: carries its message) or
+:class:`ResearchReplyError` (any other error status, or a reply that breaks the contract: the
+pages answer 502 naming the research service).
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import quote
 
 import httpx
+from pydantic import BaseModel, ValidationError
 
+from asat_corpus.contracts.audit_log import AuditEntries, AuditEntryOut, ChainReportOut
+from asat_corpus.contracts.errors import describe_validation_error
+from asat_corpus.contracts.research import ResearchOutcome
+from asat_corpus.contracts.source_view import SourceOut
 from asat_web.sse import SseEvent, SseParser
 
 START_HINT = "start it with `python -m asat_research serve` (or `make up`), or set ASAT_RESEARCH_URL"
+# The research service's refusals of a request itself (not found, invalid): passed on as they are.
+REFUSALS = frozenset({404, 422})
+Reply = TypeVar("Reply", bound=BaseModel)
 
 
 class ResearchUnavailable(Exception):
     """The research service is down, unreachable or failed; nothing is shown as an answer."""
+
+
+class ResearchReplyError(ResearchUnavailable):
+    """The research service answered unusably: an error status other than a refusal or 503, or a
+    reply that does not match its contract. Shown as a 502 naming the research service."""
 
 
 class ResearchRejected(Exception):
@@ -45,48 +61,55 @@ class ResearchClient:
             async with self._client.stream("POST", f"{self.base_url}/v1/research/stream", json=dict(body)) as reply:
                 if reply.status_code != 200:
                     await reply.aread()
-                    self._raise_for(reply)
+                    self._raise_for(reply, "POST /v1/research/stream")
+                    raise ResearchReplyError(
+                        f"the research service answered {reply.status_code} to POST /v1/research/stream"
+                    )
                 yield _events(reply)
         except httpx.HTTPError as exc:
             raise self._unreachable(exc) from exc
 
-    async def research(self, body: Mapping[str, Any]) -> dict[str, Any]:
+    async def research(self, body: Mapping[str, Any]) -> ResearchOutcome:
         """``POST /v1/research``: the outcome as one JSON reply."""
-        return await self._json("POST", "/v1/research", json=dict(body))
+        return await self._call("POST", "/v1/research", ResearchOutcome, json=dict(body))
 
-    async def source(self, source_id: str) -> dict[str, Any]:
-        return await self._json("GET", f"/v1/sources/{quote(source_id, safe=':@/')}")
+    async def source(self, source_id: str) -> SourceOut:
+        return await self._call("GET", f"/v1/sources/{quote(source_id, safe=':@/')}", SourceOut)
 
-    async def audit_recent(self, last: int) -> dict[str, Any]:
-        return await self._json("GET", "/v1/audit", params={"last": last})
+    async def audit_recent(self, last: int) -> AuditEntries:
+        return await self._call("GET", "/v1/audit", AuditEntries, params={"last": last})
 
-    async def audit_entry(self, entry_id: int) -> dict[str, Any]:
-        return await self._json("GET", f"/v1/audit/{entry_id}")
+    async def audit_entry(self, entry_id: int) -> AuditEntryOut:
+        return await self._call("GET", f"/v1/audit/{entry_id}", AuditEntryOut)
 
-    async def audit_verify(self) -> dict[str, Any]:
-        return await self._json("GET", "/v1/audit/verify")
+    async def audit_verify(self) -> ChainReportOut:
+        return await self._call("GET", "/v1/audit/verify", ChainReportOut)
 
-    async def _json(self, method: str, path: str, **kwargs: Any) -> dict[str, Any]:
+    async def _call(self, method: str, path: str, model: type[Reply], **kwargs: Any) -> Reply:
         try:
             reply = await self._client.request(method, f"{self.base_url}{path}", **kwargs)
         except httpx.HTTPError as exc:
             raise self._unreachable(exc) from exc
-        self._raise_for(reply)
+        self._raise_for(reply, f"{method} {path}")
+        if reply.status_code != 200:
+            raise ResearchReplyError(f"the research service answered {reply.status_code} to {method} {path}")
         try:
-            body = reply.json()
-        except ValueError as exc:
-            raise ResearchUnavailable(f"the research service sent {path} a reply that is not JSON") from exc
-        if not isinstance(body, dict):
-            raise ResearchUnavailable(f"the research service sent {path} JSON that is not an object")
-        return body
+            return model.model_validate_json(reply.content)
+        except ValidationError as exc:
+            raise ResearchReplyError(
+                f"the research service sent a reply to {method} {path} that is not a {model.__name__} "
+                f"({describe_validation_error(exc)}): is ASAT_RESEARCH_URL the research service, of this release?"
+            ) from exc
 
-    def _raise_for(self, reply: httpx.Response) -> None:
+    def _raise_for(self, reply: httpx.Response, where: str) -> None:
         if reply.status_code < 400:
             return
         message = _message(reply)
-        if reply.status_code >= 500:
-            raise ResearchUnavailable(f"the research service could not answer ({reply.status_code}): {message}")
-        raise ResearchRejected(reply.status_code, message)
+        if reply.status_code == 503:
+            raise ResearchUnavailable(f"the research service cannot answer now (503): {message}")
+        if reply.status_code in REFUSALS:
+            raise ResearchRejected(reply.status_code, message)
+        raise ResearchReplyError(f"the research service answered {reply.status_code} to {where}: {message}")
 
     def _unreachable(self, exc: httpx.HTTPError) -> ResearchUnavailable:
         return ResearchUnavailable(

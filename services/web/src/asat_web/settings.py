@@ -1,36 +1,51 @@
-"""Where the web service listens and where it finds research (from the environment)."""
+"""Where the web service listens and where it finds research (from the environment).
+
+| variable | allowed | default |
+|---|---|---|
+| ``ASAT_RESEARCH_URL`` | the research service, an http(s) URL | ``http://127.0.0.1:8730`` |
+| ``ASAT_WEB_HOST`` | the address to listen on | ``127.0.0.1`` |
+| ``ASAT_WEB_PORT`` | the port, 1 to 65535 | ``8740`` |
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+
+from pydantic import Field
+
+from asat_corpus.env_settings import (
+    HOST_ALLOWED,
+    PORT_ALLOWED,
+    EnvSettings,
+    HttpUrl,
+    Port,
+    SettingsError,
+    read_settings,
+)
 
 DEFAULT_RESEARCH_URL = "http://127.0.0.1:8730"
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8740
 
 
-class WebConfigError(ValueError):
+class WebConfigError(SettingsError):
     """A setting in the environment is unusable."""
 
 
-@dataclass(frozen=True)
-class WebSettings:
-    research_url: str = DEFAULT_RESEARCH_URL
-    host: str = DEFAULT_HOST
-    port: int = DEFAULT_PORT
-    audit_rows: int = 50
+class WebSettings(EnvSettings):
+    research_url: HttpUrl = Field(
+        default=DEFAULT_RESEARCH_URL,
+        validation_alias="ASAT_RESEARCH_URL",
+        description=f"the research service's http(s) URL, e.g. {DEFAULT_RESEARCH_URL}",
+    )
+    host: str = Field(default=DEFAULT_HOST, validation_alias="ASAT_WEB_HOST", description=HOST_ALLOWED)
+    port: Port = Field(default=DEFAULT_PORT, validation_alias="ASAT_WEB_PORT", description=PORT_ALLOWED)
+    audit_rows: int = Field(default=50, ge=1, le=500)  # rows on the audit page; not a setting
 
 
 def settings_from_env(env: Mapping[str, str]) -> WebSettings:
-    url = env.get("ASAT_RESEARCH_URL", DEFAULT_RESEARCH_URL).strip()
-    if not url.startswith(("http://", "https://")):
-        raise WebConfigError(f"ASAT_RESEARCH_URL must be an http(s) URL such as {DEFAULT_RESEARCH_URL}, got {url!r}")
-    raw_port = env.get("ASAT_WEB_PORT", str(DEFAULT_PORT))
+    """The web service's settings; raises :class:`WebConfigError` naming a bad variable."""
     try:
-        port = int(raw_port)
-    except ValueError:
-        raise WebConfigError(f"ASAT_WEB_PORT must be a port number, got {raw_port!r}") from None
-    if not 0 < port < 65536:
-        raise WebConfigError(f"ASAT_WEB_PORT must be between 1 and 65535, got {port}")
-    return WebSettings(research_url=url, host=env.get("ASAT_WEB_HOST", DEFAULT_HOST), port=port)
+        return read_settings(WebSettings, env)
+    except SettingsError as exc:
+        raise WebConfigError(str(exc)) from None

@@ -3,13 +3,17 @@ translation of the research service's events, given a renderer)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from pydantic import ValidationError
+
+from asat_corpus.contracts.errors import describe_validation_error
+from asat_corpus.contracts.research import ResearchOutcome, StageEventData, StreamError
 from asat_web import labels
-from asat_web.outcome import OutcomeShapeError, parse_outcome
+from asat_web.outcome import outcome_view
 from asat_web.rendering import Renderer
 from asat_web.research_client import ResearchClient, ResearchRejected, ResearchUnavailable
 from asat_web.sources_rail import number_sources
@@ -43,9 +47,9 @@ class TurnRequest:
         return body
 
 
-def render_outcome(renderer: Renderer, body: Mapping[str, Any], request: TurnRequest) -> dict[str, Any]:
+def render_outcome(renderer: Renderer, reply: ResearchOutcome, request: TurnRequest) -> dict[str, Any]:
     """The decision as HTML (and, in chat, the rail entries and the next source number)."""
-    outcome = parse_outcome(body)
+    outcome = outcome_view(reply)
     numbered = number_sources(outcome, request.first_source)
     if request.mode is Mode.CHAT:
         return {
@@ -67,27 +71,30 @@ def translate(renderer: Renderer, event: SseEvent, request: TurnRequest) -> str 
         data = event.json()
     except ValueError as exc:
         return format_event("error", render_error(renderer, f"the research service sent a broken event: {exc}"))
-    if event.event == "stage":
-        stage = str(data.get("stage", ""))
-        return format_event(
-            "stage",
-            {
-                "stage": stage,
-                "label": labels.stage_label(stage),
-                "summary": labels.stage_summary(stage, data),
-                "ms": data.get("ms"),
-            },
-        )
-    if event.event == "result":
-        try:
-            return format_event("result", render_outcome(renderer, data, request))
-        except OutcomeShapeError as exc:
-            return format_event("error", render_error(renderer, f"the research reply could not be shown: {exc}"))
-    if event.event == "error":
-        message = str(data.get("message") or data.get("error") or "the research service failed")
-        dependency = data.get("dependency")
-        return format_event("error", render_error(renderer, message, str(dependency) if dependency else None))
-    return None
+    if event.event not in _EVENTS:
+        return None
+    try:
+        if event.event == "stage":
+            stage = StageEventData.model_validate(data)
+            return format_event(
+                "stage",
+                {
+                    "stage": stage.stage,
+                    "label": labels.stage_label(stage.stage),
+                    "summary": labels.stage_summary(stage.stage, data),
+                    "ms": stage.ms,
+                },
+            )
+        if event.event == "result":
+            return format_event("result", render_outcome(renderer, ResearchOutcome.model_validate(data), request))
+        error = StreamError.model_validate(data)
+    except ValidationError as exc:
+        problem = f"the research service's {event.event} event could not be shown: {describe_validation_error(exc)}"
+        return format_event("error", render_error(renderer, problem))
+    return format_event("error", render_error(renderer, error.message, error.dependency))
+
+
+_EVENTS = frozenset({"stage", "result", "error"})
 
 
 async def browser_events(client: ResearchClient, renderer: Renderer, request: TurnRequest) -> AsyncIterator[str]:

@@ -21,6 +21,7 @@ import uvicorn
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from asat_audit.memory_store import InMemoryAuditStore
 from asat_corpus.corpus_build import load_corpus
 from asat_corpus.index_scope import index_scope_from_env
 from asat_corpus.vector_config import vector_config_from_env
@@ -28,7 +29,6 @@ from asat_ingest.app import create_app as create_ingest_app
 from asat_ingest.composition import config_from_env
 from asat_ingest.runtime import IngestRuntime
 from asat_research.api import create_app as create_research_app
-from asat_research.audit.memory_store import InMemoryAuditStore
 from asat_research.corpus_view import CorpusView
 from asat_research.gate import GateConfig
 from asat_research.generation.extractive import ExtractiveGenerator

@@ -13,6 +13,7 @@ from enum import StrEnum
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from asat_corpus.contracts.claims import Claim
+from asat_corpus.contracts.errors import ErrorBody as ErrorBody  # the body of every 4xx reply
 from asat_corpus.contracts.sources import SourceRef
 
 MIN_QUOTE_CHARS = 25
@@ -118,16 +119,3 @@ class VerificationResponse(BaseModel):
     scorer: str = Field(description="Groundedness scorer that judged the claims, e.g. 'deterministic'.")
     claims: list[ClaimVerdict]
     verified: bool = Field(description="True when every claim verified.")
-
-
-class ErrorBody(BaseModel):
-    """Body of every 4xx reply: a stable code, a message saying what to change, and details."""
-
-    model_config = ConfigDict(frozen=True)
-
-    error: str = Field(description="'request_too_large', 'invalid_request' or 'bad_request'.")
-    message: str
-    limit: str | None = Field(default=None, description="For 413: the limit exceeded, e.g. 'max_claims'.")
-    maximum: int | None = None
-    actual: int | None = None
-    details: list[str] = Field(default_factory=list)

@@ -16,27 +16,10 @@ import re
 from collections.abc import Sequence
 from datetime import date
 
-MONTH_NUMBERS = {
-    name: index
-    for index, name in enumerate(
-        (
-            "january",
-            "february",
-            "march",
-            "april",
-            "may",
-            "june",
-            "july",
-            "august",
-            "september",
-            "october",
-            "november",
-            "december",
-        ),
-        start=1,
-    )
-}
-_DATE = re.compile(r"\b(\d{1,2})\s*(" + "|".join(MONTH_NUMBERS) + r")\s+(\d{4}|\d{2})\b", re.IGNORECASE)
+from asat_corpus.text.months import FULL_MONTH_PATTERN, calendar_date, month_number
+
+# Full month names, as the ATO writes them; a two-digit year is 19yy.
+_DATE = re.compile(r"\b(\d{1,2})\s*(" + FULL_MONTH_PATTERN + r")\s+(\d{4}|\d{2})\b", re.IGNORECASE)
 _DATE_LINE = re.compile(r"^\s*" + _DATE.pattern + r"\s*\.?\s*(\[\d{1,3}\]\s*)*$", re.IGNORECASE)
 TWO_DIGIT_CENTURY = 1900  # "18 March 77" in old IT rulings
 _SIGN_OFF = re.compile(r"^\s*((deputy|second|first)\s+)?commissioner of taxation\s*$", re.IGNORECASE)
@@ -49,13 +32,12 @@ def parse_date(text: str) -> date | None:
     match = _DATE.search(text)
     if match is None:
         return None
-    day, month, year = int(match.group(1)), MONTH_NUMBERS[match.group(2).lower()], int(match.group(3))
+    day, month, year = int(match.group(1)), month_number(match.group(2)), int(match.group(3))
+    if month is None:
+        return None
     if year < 100:
         year += TWO_DIGIT_CENTURY
-    try:
-        return date(year, month, day)
-    except ValueError:
-        return None
+    return calendar_date(year, month, day)
 
 
 def date_line(line: str) -> date | None:

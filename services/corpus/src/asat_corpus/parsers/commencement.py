@@ -21,26 +21,8 @@ import re
 from datetime import date, timedelta
 
 from asat_corpus.amendment import Commencement
+from asat_corpus.text.months import DAY_MONTH_YEAR, MONTH_PATTERN, calendar_date, day_month_year
 
-_MONTHS = {
-    "jan": 1,
-    "feb": 2,
-    "mar": 3,
-    "apr": 4,
-    "may": 5,
-    "jun": 6,
-    "jul": 7,
-    "aug": 8,
-    "sep": 9,
-    "oct": 10,
-    "nov": 11,
-    "dec": 12,
-}
-_MONTH_WORD = (
-    r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?"
-    r"|Sept?(?:ember)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)"
-)
-_WORD_DATE = re.compile(rf"\b(\d{{1,2}})\s+({_MONTH_WORD})\.?,?\s+(\d{{4}})\b", re.IGNORECASE)
 _NUMERIC_DATE = re.compile(r"\b(\d{1,2})/(\d{1,2})/(\d{4})\b")
 _DAY_AFTER_ASSENT = re.compile(
     r"(?:the\s+)?day\s+after\s+(?:the\s+day\s+)?(?:this\s+Act\s+receives\s+)?(?:the\s+)?Royal\s+Assent",
@@ -95,25 +77,13 @@ _DESIGNATORS = frozenset(
 
 def parse_date(text: str) -> date | None:
     """The single date ``text`` states (``19 May 2017``, ``1 Sept 1997``, ``1/7/2016``), else None."""
-    match = _WORD_DATE.search(text)
+    match = DAY_MONTH_YEAR.search(text)
     if match:
-        return _word_date(match)
+        return day_month_year(match)
     numeric = _NUMERIC_DATE.search(text)
     if numeric:
-        return _safe_date(int(numeric.group(3)), int(numeric.group(2)), int(numeric.group(1)))
+        return calendar_date(int(numeric.group(3)), int(numeric.group(2)), int(numeric.group(1)))
     return None
-
-
-def _word_date(match: re.Match[str]) -> date | None:
-    month = _MONTHS[match.group(2)[:3].lower()]
-    return _safe_date(int(match.group(3)), month, int(match.group(1)))
-
-
-def _safe_date(year: int, month: int, day: int) -> date | None:
-    try:
-        return date(year, month, day)
-    except ValueError:
-        return None
 
 
 def _without_parentheses(text: str) -> tuple[str, bool]:
@@ -134,7 +104,8 @@ _NO_EFFECT = re.compile(r"\b(?:repealed\s+before\s+commencing|never\s+commenced)
 # A note that a part's commencement was changed after the fact: only the new date is a candidate.
 _CHANGED_NOTE = re.compile(
     rf"The\s+commencement\s+date\s+for\s+amendments\s+made\s+by\s+[^:]{{0,300}}?\s+was\s+retrospectively\s+"
-    rf"changed\s+from\s+\d{{1,2}}\s+{_MONTH_WORD}\.?,?\s+\d{{4}}\s+to\s+(\d{{1,2}}\s+{_MONTH_WORD}\.?,?\s+\d{{4}})",
+    rf"changed\s+from\s+\d{{1,2}}\s+(?:{MONTH_PATTERN})\.?,?\s+\d{{4}}\s+"
+    rf"to\s+(\d{{1,2}}\s+(?:{MONTH_PATTERN})\.?,?\s+\d{{4}})",
     re.IGNORECASE,
 )
 
@@ -168,9 +139,9 @@ def parse_commencement(text: str, assent: date | None, read_changed_notes: bool 
         outside,
     )
     rest = _ASSENT.sub(lambda m: take_dates(m, assent), rest)
-    rest = _WORD_DATE.sub(lambda m: take_dates(m, _word_date(m)), rest)
+    rest = DAY_MONTH_YEAR.sub(lambda m: take_dates(m, day_month_year(m)), rest)
     rest = _NUMERIC_DATE.sub(
-        lambda m: take_dates(m, _safe_date(int(m.group(3)), int(m.group(2)), int(m.group(1)))),
+        lambda m: take_dates(m, calendar_date(int(m.group(3)), int(m.group(2)), int(m.group(1)))),
         rest,
     )
     leftovers = [word for word in _WORD.findall(rest) if word.lower() not in _DESIGNATORS and not _ROMAN.match(word)]

@@ -5,9 +5,14 @@ Scoring (:mod:`.scoring`), the temporal and referential checks (:mod:`.temporal_
 through an :class:`~.answerers.Answerer`; :mod:`.report`, :mod:`.summary`, :mod:`.html_report`
 and :mod:`.comparison` render and compare runs. The CLIs are ``asat_research.eval_cli`` and
 ``asat_research.eval_compare``.
+
+Evaluation is a client of the pipeline: it asks a running service over HTTP
+(:class:`~.answerers.HttpAnswerer`) or the one in-process target
+(``asat_research.eval_target``), and imports nothing else of ``asat_research`` but the gold set
+(``asat_research.gold``); an import contract in ``.importlinter`` keeps it so.
 """
 
-from asat_research.evaluation.answerers import Answerer, HttpAnswerer, PipelineAnswerer
+from asat_research.evaluation.answerers import Answerer, HttpAnswerer
 from asat_research.evaluation.comparison import Comparison, ReportFormatError, compare, comparison_json, comparison_text
 from asat_research.evaluation.corpus_checks import CorpusDates, ServedResolver
 from asat_research.evaluation.html_report import render_html
@@ -35,7 +40,6 @@ __all__ = [
     "HttpAnswerer",
     "Judgement",
     "Metrics",
-    "PipelineAnswerer",
     "ReportFormatError",
     "RunConfig",
     "ServedResolver",

@@ -1,57 +1,28 @@
-"""Asking the system a case's question: in process through a pipeline, or over HTTP.
+"""Asking the system a case's question: the :class:`Answerer` port, and asking over HTTP.
 
 Each answerer turns a failure of the system under test that is not a bug (a dependency down,
 a refused request) into an ``error`` :class:`SystemAnswer` saying what happened, so one bad
-case never stops the run.
+case never stops the run. The in-process answerer, the only one that touches the pipeline, is
+``asat_research.eval_target.PipelineAnswerer``: evaluation itself never imports the pipeline.
 """
 
 from __future__ import annotations
 
 import time
-from datetime import date
 from typing import Any, Protocol
 
 import httpx
 
-from asat_research.evaluation.records import (
-    OutcomeLike,
-    SystemAnswer,
-    answer_from_json,
-    answer_from_outcome,
-    error_answer,
-)
+from asat_research.evaluation.records import SystemAnswer, answer_from_json, error_answer
 from asat_research.gold import GoldCase
-from asat_research.pipeline import DependencyUnavailable
-from asat_research.temporal import TemporalError
 
 
 class Answerer(Protocol):
     def answer(self, case: GoldCase) -> SystemAnswer: ...
 
 
-class PipelineLike(Protocol):
-    def answer(self, question: str, income_year: int | None = None, as_of: date | None = None) -> OutcomeLike: ...
-
-
 def _elapsed_ms(started: float) -> float:
     return (time.perf_counter() - started) * 1000
-
-
-class PipelineAnswerer:
-    """Runs each case through a :class:`~asat_research.pipeline.ResearchPipeline` (or a fake)."""
-
-    def __init__(self, pipeline: PipelineLike) -> None:
-        self.pipeline = pipeline
-
-    def answer(self, case: GoldCase) -> SystemAnswer:
-        started = time.perf_counter()
-        try:
-            outcome = self.pipeline.answer(case.question, income_year=case.income_year, as_of=case.as_of)
-        except DependencyUnavailable as exc:
-            return error_answer(f"dependency_unavailable: {exc}", _elapsed_ms(started))
-        except TemporalError as exc:
-            return error_answer(f"invalid_request: {exc}", _elapsed_ms(started))
-        return answer_from_outcome(outcome, _elapsed_ms(started))
 
 
 class HttpAnswerer:

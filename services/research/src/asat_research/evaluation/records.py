@@ -1,7 +1,8 @@
 """What the system said for one case, as the scoring rules see it (plain data, no I/O).
 
 An in-process :class:`~asat_research.pipeline.ResearchOutcome`, an HTTP ``/v1/research`` body
-and a dependency failure all become a :class:`SystemAnswer`, so every path is scored the same way.
+(read as ``asat_corpus.contracts.research.ResearchOutcome``) and a dependency failure all become a
+:class:`SystemAnswer`, so every path is scored the same way.
 """
 
 from __future__ import annotations
@@ -10,7 +11,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from pydantic import ValidationError
+
 from asat_corpus.contracts.decisions import ANSWER, is_answered
+from asat_corpus.contracts.errors import describe_validation_error
+from asat_corpus.contracts.research import ResearchOutcome
 
 ERROR = "error"
 __all__ = ["ANSWER", "ERROR"]
@@ -158,50 +163,13 @@ def answer_from_outcome(outcome: OutcomeLike, latency_ms: float) -> SystemAnswer
     )
 
 
-def _optional_str(value: Any) -> str | None:
-    return None if value is None else str(value)
-
-
-def _optional_int(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
 def answer_from_json(body: Mapping[str, Any], latency_ms: float) -> SystemAnswer:
-    """A ``POST /v1/research`` 200 body (``api.outcome_json``) as a :class:`SystemAnswer`.
+    """A ``POST /v1/research`` 200 body as a :class:`SystemAnswer`.
 
-    Raises ``ValueError`` naming the field when the body is not shaped like one.
+    Raises ``ValueError`` naming the fields when the body is not a research outcome.
     """
-    decision = body.get("decision")
-    if not isinstance(decision, str) or not decision:
-        raise ValueError(f"the research response has no `decision` (keys: {', '.join(sorted(body))})")
-    citations: list[CitedSource] = []
-    for claim in body.get("claims") or ():
-        for raw in claim.get("citations") or ():
-            citations.append(
-                CitedSource(
-                    source_id=str(raw["source_id"]),
-                    act=_optional_str(raw.get("act")),
-                    provision=_optional_str(raw.get("provision")),
-                    register_ids=tuple(str(r) for r in raw.get("register_ids") or ()),
-                    quote=str(raw.get("quote", "")),
-                    valid_from=_optional_str(raw.get("valid_from")),
-                    valid_to=_optional_str(raw.get("valid_to")),
-                    kind=str(raw.get("kind", "provision")),
-                    start=_optional_int(raw.get("start")),
-                    end=_optional_int(raw.get("end")),
-                    then_stood=_optional_str(raw.get("then_stood")),
-                )
-            )
-    latencies = body.get("latencies_ms") or {}
-    return SystemAnswer(
-        decision=decision,
-        citations=_unique(citations),
-        premise_rejected=bool(body.get("premise_rejected", False)),
-        reasons=tuple(str(r) for r in body.get("reasons") or ()),
-        latency_ms=latency_ms,
-        provider=str(body.get("provider", "")),
-        model=str(body.get("model", "")),
-        corpus_generation=str(body.get("corpus_generation", "")),
-        audit_id=_optional_int(body.get("audit_id")),
-        stage_ms={str(k): float(v) for k, v in latencies.items()},
-    )
+    try:
+        outcome = ResearchOutcome.model_validate(body)
+    except ValidationError as exc:
+        raise ValueError(f"the research response is not a research outcome: {describe_validation_error(exc)}") from None
+    return answer_from_outcome(outcome, latency_ms)

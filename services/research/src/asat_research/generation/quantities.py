@@ -1,5 +1,9 @@
 """Quantities stated in text (money, percentages, durations, member counts), normalised (pure).
 
+The figures are the ones :func:`asat_corpus.text.figures.read_figures` reads (``$2.5b`` is
+2,500,000,000 dollars; ``10 million dollars`` is money); durations are compared in months
+(a year is twelve), days or weeks.
+
 Used by the extractive generator to notice when a question states a figure of the law that the
 law in force does not contain, while it states a different one: a false premise it can show.
 """
@@ -8,36 +12,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from decimal import Decimal
 
-_SCALE = {
-    "thousand": 1_000,
-    "k": 1_000,
-    "million": 1_000_000,
-    "m": 1_000_000,
-    "billion": 1_000_000_000,
-    "bn": 1_000_000_000,
-}
-_MONEY = re.compile(r"\$\s?(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(thousand|million|billion|bn|k|m)?\b", re.IGNORECASE)
-_PERCENT = re.compile(r"\b(\d+(?:\.\d+)?)\s?(?:%|per\s?cent\b)", re.IGNORECASE)
-_DURATION = re.compile(r"\b(\d+)\s?(days?|weeks?|months?|years?)\b", re.IGNORECASE)
-_MEMBERS = re.compile(r"\b(\d+)\s+(members?)\b", re.IGNORECASE)
-_WORDS = {
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "twelve": 12,
-}
-_WORD_DURATION = re.compile(
-    r"\b(one|two|three|four|five|six|seven|eight|nine|ten|twelve)\s+(days?|weeks?|months?|years?|members?)\b",
-    re.IGNORECASE,
-)
+from asat_corpus.text.figures import FigureKind, read_figures
 
 CONFIRMATION = re.compile(
     r"(?:,|—|-)\s*(?:right|correct|yes|true|isn't (?:it|she|he|that|there)|aren't (?:they|there|we)|"
@@ -52,32 +29,30 @@ PREMISE_OPENER = re.compile(r"^\s*(?:since|now that|given that|as)\b", re.IGNORE
 @dataclass(frozen=True)
 class Quantity:
     kind: str  # "money" | "percent" | "months" | "days" | "weeks" | "members"
-    value: float
+    value: Decimal
     text: str
 
 
-def _unit(word: str) -> tuple[str, float]:
-    word = word.lower().rstrip("s")
-    if word == "year":
-        return "months", 12.0
-    return (word + "s", 1.0) if word in ("month", "day", "week", "member") else (word, 1.0)
+# Each figure kind and unit as the premise check compares it: a year is twelve months.
+_KINDS: dict[tuple[FigureKind, str], tuple[str, int]] = {
+    (FigureKind.MONEY, "dollar"): ("money", 1),
+    (FigureKind.PERCENT, "percent"): ("percent", 1),
+    (FigureKind.DURATION, "day"): ("days", 1),
+    (FigureKind.DURATION, "week"): ("weeks", 1),
+    (FigureKind.DURATION, "month"): ("months", 1),
+    (FigureKind.DURATION, "year"): ("months", 12),
+    (FigureKind.COUNT, "member"): ("members", 1),
+}
 
 
 def quantities(text: str) -> list[Quantity]:
+    """The money, percentages, durations and member counts ``text`` states, in order."""
     found: list[Quantity] = []
-    for match in _MONEY.finditer(text):
-        value = float(match.group(1).replace(",", ""))
-        scale = match.group(2)
-        found.append(Quantity("money", value * _SCALE.get((scale or "").lower(), 1), match.group(0).strip()))
-    for match in _PERCENT.finditer(text):
-        found.append(Quantity("percent", float(match.group(1)), match.group(0)))
-    for pattern in (_DURATION, _MEMBERS):
-        for match in pattern.finditer(text):
-            kind, factor = _unit(match.group(2))
-            found.append(Quantity(kind, float(match.group(1)) * factor, match.group(0)))
-    for match in _WORD_DURATION.finditer(text):
-        kind, factor = _unit(match.group(2))
-        found.append(Quantity(kind, _WORDS[match.group(1).lower()] * factor, match.group(0)))
+    for figure in read_figures(text):
+        reading = _KINDS.get((figure.kind, figure.unit))
+        if reading is not None:
+            kind, factor = reading
+            found.append(Quantity(kind, figure.amount * factor, figure.written))
     return found
 
 
@@ -94,6 +69,6 @@ def contradicted(question: str, passages: list[str]) -> list[Quantity]:
     out = []
     for quantity in stated:
         same_kind = [h for h in held if h.kind == quantity.kind]
-        if same_kind and all(abs(h.value - quantity.value) > 1e-9 for h in same_kind):
+        if same_kind and all(h.value != quantity.value for h in same_kind):
             out.append(quantity)
     return out

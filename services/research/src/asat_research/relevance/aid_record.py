@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date
 
+from asat_corpus.text.months import FULL_MONTH_PATTERN, parse_day_month_year
 from asat_research.relevance.legislative_refs import ActNames, LegislativeRef, parse_references, references_block
 
-_DATE = re.compile(
-    r"\b(\d{1,2} (?:January|February|March|April|May|June|July|August|September|October|November|December) \d{4})\b"
-)
+_DATE = re.compile(rf"\b(\d{{1,2}} (?:{FULL_MONTH_PATTERN}) \d{{4}})\b")
 
 
 @dataclass(frozen=True)
@@ -47,10 +46,7 @@ def _decision_date(text: str) -> date | None:
     match = _DATE.search(text, index, index + 120)
     if match is None:
         return None
-    try:
-        return datetime.strptime(match.group(1), "%d %B %Y").date()
-    except ValueError:
-        return None
+    return parse_day_month_year(match.group(1))
 
 
 def read_aid(ruling_id: str, text: str, acts: ActNames) -> AidRecord | None:

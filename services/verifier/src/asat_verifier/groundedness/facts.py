@@ -3,7 +3,11 @@
 Each fact has a ``key`` that is equal for equal values however written: ``$10 million`` and
 ``$10,000,000`` are both ``money:10000000``; ``1 July 2017`` and ``2017-07-01`` are both
 ``date:2017-07-01``; ``s 8-1`` and ``section 8–1`` are both ``provision:section:8-1``. Text is
-read after the corpus normalisation. Pure functions, no I/O.
+read after the corpus normalisation. Money, percentages and numbers are the figures
+:func:`asat_corpus.text.figures.read_figures` reads (``$2.5b`` is ``money:2500000000``); a
+duration or member count is checked as its number (``3 years`` is ``number:3``, and ``years``
+stays a word of the text). Month names are those of :mod:`asat_corpus.text.months`. Pure
+functions, no I/O.
 """
 
 from __future__ import annotations
@@ -11,35 +15,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
 
 from asat_corpus.contracts.verification import GroundednessCheck
 from asat_corpus.normalise import normalise
+from asat_corpus.text.figures import Figure, FigureKind, read_figures
+from asat_corpus.text.months import DAY_MONTH_YEAR, MONTH_PATTERN, month_number
+from asat_corpus.text.numbers import number_text
 
-_MONTHS = {
-    name: number
-    for number, names in enumerate(
-        (
-            ("january", "jan"),
-            ("february", "feb"),
-            ("march", "mar"),
-            ("april", "apr"),
-            ("may",),
-            ("june", "jun"),
-            ("july", "jul"),
-            ("august", "aug"),
-            ("september", "sep", "sept"),
-            ("october", "oct"),
-            ("november", "nov"),
-            ("december", "dec"),
-        ),
-        start=1,
-    )
-    for name in names
-}
-_MONTH = r"(?P<m>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_MONTH = rf"(?P<month>{MONTH_PATTERN})\.?"
 _DASH = r"[-\u2013]"
-_NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 
 _SECTION_KINDS = {
     "section": "section",
@@ -79,56 +63,12 @@ _BARE_PROVISION = re.compile(
     r"(?<![\w$.,-])(?P<id>\d+[A-Z]{0,3}" + _DASH + r"\d+[A-Z]{0,3})(?P<sub>(?:\(\w{1,6}\))*)(?![\w-])"
 )
 _INCOME_YEAR = re.compile(r"(?<![\w-])(?P<a>(?:19|20)\d{2})[-\u2013/](?P<b>\d{2}|\d{4})(?![\w-])")
-_DATE_DMY = re.compile(r"\b(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+" + _MONTH + r",?\s+(?P<y>\d{4})\b", re.IGNORECASE)
-_DATE_MDY = re.compile(r"\b" + _MONTH + r"\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?,?\s+(?P<y>\d{4})\b", re.IGNORECASE)
-_DATE_ISO = re.compile(r"\b(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})\b")
-_DATE_SLASH = re.compile(r"\b(?P<d>\d{1,2})/(?P<m>\d{1,2})/(?P<y>\d{4})\b")
-_DATE_DM = re.compile(r"\b(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+" + _MONTH + r"(?![\w])", re.IGNORECASE)
-_MONEY = re.compile(
-    r"(?:\bA\$|\bAUD\s?|\$)\s?(?P<n>" + _NUMBER + r")(?:\s?(?P<scale>million|billion|thousand|bn|m|k)\b)?"
-    r"|\b(?P<n2>" + _NUMBER + r")\s?(?P<scale2>million|billion|thousand)?\s?(?:dollars|AUD)\b",
-    re.IGNORECASE,
-)
-_PERCENT = re.compile(r"(?<![\w.])(?P<n>" + _NUMBER + r")\s?(?:%|per\s?cent\b|percent\b)", re.IGNORECASE)
-_PLAIN_NUMBER = re.compile(r"(?<![\w.])(?P<n>" + _NUMBER + r")(?![\w])")
-_NUMBER_WORDS = {
-    word: value
-    for value, word in enumerate(
-        [
-            "zero",
-            "one",
-            "two",
-            "three",
-            "four",
-            "five",
-            "six",
-            "seven",
-            "eight",
-            "nine",
-            "ten",
-            "eleven",
-            "twelve",
-            "thirteen",
-            "fourteen",
-            "fifteen",
-            "sixteen",
-            "seventeen",
-            "eighteen",
-            "nineteen",
-            "twenty",
-        ]
-    )
-    if value >= 2  # "one" is too often a pronoun ("one of the following") to check
-} | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
-_NUMBER_WORD = re.compile(r"\b(?P<w>" + "|".join(_NUMBER_WORDS) + r")\b", re.IGNORECASE)
-_SCALES = {
-    "thousand": 1000,
-    "k": 1000,
-    "million": 1_000_000,
-    "m": 1_000_000,
-    "billion": 1_000_000_000,
-    "bn": 1_000_000_000,
-}
+_DATE_MDY = re.compile(r"\b" + _MONTH + r"\s+(?P<day>\d{1,2})(?:st|nd|rd|th)?,?\s+(?P<year>\d{4})\b", re.IGNORECASE)
+_DATE_ISO = re.compile(r"\b(?P<year>\d{4})-(?P<month>\d{2})-(?P<day>\d{2})\b")
+_DATE_SLASH = re.compile(r"\b(?P<day>\d{1,2})/(?P<month>\d{1,2})/(?P<year>\d{4})\b")
+_DATE_DM = re.compile(r"\b(?P<day>\d{1,2})(?:st|nd|rd|th)?\s+" + _MONTH + r"(?![\w])", re.IGNORECASE)
+# Durations and member counts are checked as numbers; their unit stays a word of the text.
+_UNIT_FIGURES = frozenset({FigureKind.DURATION, FigureKind.COUNT})
 
 
 @dataclass(frozen=True)
@@ -138,18 +78,6 @@ class Fact:
     check: GroundednessCheck
     key: str
     written: str
-
-
-def _decimal(text: str) -> Decimal | None:
-    try:
-        return Decimal(text.replace(",", ""))
-    except InvalidOperation:
-        return None
-
-
-def _number_key(value: Decimal) -> str:
-    normal = value.normalize()
-    return format(normal, "f") if normal == normal.to_integral() else str(normal)
 
 
 def _provision_id(raw: str) -> str:
@@ -185,12 +113,23 @@ class _Reader:
         self.text = normalise(text)
         self._masked = self.text
 
+    def _blank(self, start: int, end: int) -> None:
+        self._masked = self._masked[:start] + " " * (end - start) + self._masked[end:]
+
     def take(self, pattern: re.Pattern[str]) -> Iterator[re.Match[str]]:
         matches = list(pattern.finditer(self._masked))
         for match in matches:
-            start, end = match.span()
-            self._masked = self._masked[:start] + " " * (end - start) + self._masked[end:]
+            self._blank(*match.span())
         return iter(matches)
+
+    def take_figures(self) -> tuple[Figure, ...]:
+        """The figures left (:func:`read_figures`); of a duration or count only the number is blanked."""
+        figures = read_figures(self._masked)
+        for figure in figures:
+            self._blank(
+                figure.start, figure.start + len(figure.numeral) if figure.kind in _UNIT_FIGURES else figure.end
+            )
+        return figures
 
     @property
     def rest(self) -> str:
@@ -198,11 +137,11 @@ class _Reader:
 
 
 def _date_key(year: str | None, month: str, day: str) -> str | None:
-    month_number = int(month) if month.isdigit() else _MONTHS.get(month.lower().rstrip("."))
-    if month_number is None or not 1 <= month_number <= 12 or not 1 <= int(day) <= 31:
+    number = int(month) if month.isdigit() else month_number(month)
+    if number is None or not 1 <= number <= 12 or not 1 <= int(day) <= 31:
         return None
     prefix = f"{int(year):04d}" if year is not None else "-"
-    return f"date:{prefix}-{month_number:02d}-{int(day):02d}"
+    return f"date:{prefix}-{number:02d}-{int(day):02d}"
 
 
 @dataclass(frozen=True)
@@ -234,34 +173,28 @@ def read_facts(text: str) -> FactReading:
             facts.append(Fact(GroundednessCheck.NUMBER, f"number:{second}", match["b"]))
     for match in reader.take(_BARE_PROVISION):
         facts.append(Fact(GroundednessCheck.PROVISION, provision_keys("section", match["id"])[0], match.group(0)))
-    for pattern in (_DATE_DMY, _DATE_MDY, _DATE_ISO, _DATE_SLASH):
+    for pattern in (DAY_MONTH_YEAR, _DATE_MDY, _DATE_ISO, _DATE_SLASH):
         for match in reader.take(pattern):
-            full = _date_key(match["y"], match["m"], match["d"])
+            full = _date_key(match["year"], match["month"], match["day"])
             if full is not None:
                 facts.append(Fact(GroundednessCheck.DATE, full, match.group(0)))
     for match in reader.take(_DATE_DM):
-        partial = _date_key(None, match["m"], match["d"])
+        partial = _date_key(None, match["month"], match["day"])
         if partial is not None:
             facts.append(Fact(GroundednessCheck.DATE, partial, match.group(0)))
-    for match in reader.take(_MONEY):
-        amount = _decimal(match["n"] or match["n2"])
-        scale = (match["scale"] or match["scale2"] or "").lower()
-        if amount is not None:
-            facts.append(
-                Fact(GroundednessCheck.MONEY, f"money:{_number_key(amount * _SCALES.get(scale, 1))}", match.group(0))
-            )
-    for match in reader.take(_PERCENT):
-        amount = _decimal(match["n"])
-        if amount is not None:
-            facts.append(Fact(GroundednessCheck.PERCENTAGE, f"percent:{_number_key(amount)}", match.group(0)))
-    for match in reader.take(_PLAIN_NUMBER):
-        amount = _decimal(match["n"])
-        if amount is not None:
-            facts.append(Fact(GroundednessCheck.NUMBER, f"number:{_number_key(amount)}", match.group(0)))
-    for match in reader.take(_NUMBER_WORD):
-        word_value = _NUMBER_WORDS[match["w"].lower()]
-        facts.append(Fact(GroundednessCheck.NUMBER, f"number:{word_value}", match.group(0)))
+    facts.extend(_figure_fact(figure) for figure in reader.take_figures())
     return FactReading(tuple(facts), reader.rest)
+
+
+def _figure_fact(figure: Figure) -> Fact:
+    value = number_text(figure.amount)
+    if figure.kind is FigureKind.MONEY:
+        return Fact(GroundednessCheck.MONEY, f"money:{value}", figure.written)
+    if figure.kind is FigureKind.PERCENT:
+        return Fact(GroundednessCheck.PERCENTAGE, f"percent:{value}", figure.written)
+    return Fact(
+        GroundednessCheck.NUMBER, f"number:{value}", figure.numeral if figure.kind in _UNIT_FIGURES else figure.written
+    )
 
 
 def implied_keys(fact: Fact) -> tuple[str, ...]:

@@ -4,7 +4,9 @@ A *stem* is the lower-cased word cut to six letters, so ``deduct``, ``deductible
 ``deduction`` compare equal. A *negated term* is the first content word after a negation cue
 (``not``, ``no``, ``never``, ``cannot``, any ``n't`` word, ``neither``, ``nor``, ``none``,
 ``nothing``), skipping auxiliaries: ``is not deductible`` and ``cannot deduct`` both negate
-``deduct``. Pure functions, no I/O.
+``deduct``. Content words are those of three letters or more that are neither function words
+nor function words that qualify a rule (:mod:`asat_corpus.text.stopwords`: negation is read on
+its own) nor words of a provision reference. Pure functions, no I/O.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import re
 from dataclasses import dataclass
 
 from asat_corpus.normalise import normalise
+from asat_corpus.text.stopwords import FUNCTION_WORDS, MEANINGFUL_FUNCTION_WORDS
 
 _WORD = re.compile(r"[a-z]+(?:'[a-z]+)?")
 _CUES = frozenset({"not", "no", "never", "cannot", "neither", "nor", "none", "nothing", "nobody"})
@@ -44,128 +47,25 @@ _SKIP_AFTER_CUE = frozenset(
         "able",
     ]
 )
-_STOPWORDS = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "and",
-        "or",
-        "but",
-        "if",
-        "of",
-        "in",
-        "on",
-        "at",
-        "to",
-        "for",
-        "from",
-        "by",
-        "with",
-        "as",
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "been",
-        "being",
-        "it",
-        "its",
-        "this",
-        "that",
-        "these",
-        "those",
-        "there",
-        "their",
-        "they",
-        "them",
-        "he",
-        "she",
-        "his",
-        "her",
-        "you",
-        "your",
-        "we",
-        "our",
-        "us",
-        "i",
-        "me",
-        "my",
-        "which",
-        "who",
-        "whom",
-        "whose",
-        "what",
-        "when",
-        "where",
-        "while",
-        "than",
-        "then",
-        "so",
-        "such",
-        "can",
-        "could",
-        "may",
-        "might",
-        "must",
-        "shall",
-        "should",
-        "will",
-        "would",
-        "do",
-        "does",
-        "did",
-        "has",
-        "have",
-        "had",
-        "not",
-        "no",
-        "nor",
-        "never",
-        "cannot",
-        "any",
-        "all",
-        "each",
-        "every",
-        "some",
-        "other",
-        "under",
-        "over",
-        "into",
-        "onto",
-        "upon",
-        "about",
-        "also",
-        "only",
-        "more",
-        "most",
-        "less",
-        "least",
-        "same",
-        "own",
-        "very",
-        "just",
-        "out",
-        "up",
-        "down",
-        "per",
-    ]
-) | frozenset(
-    # words of a reference, checked as provision and number facts instead
-    [
-        "act",
-        "section",
-        "sections",
-        "subsection",
-        "paragraph",
-        "division",
-        "subdivision",
-        "schedule",
-        "itaa",
-        "taa",
-        "gst",
-    ]
+_STOPWORDS = (
+    FUNCTION_WORDS
+    | MEANINGFUL_FUNCTION_WORDS
+    | frozenset(
+        # words of a reference, checked as provision and number facts instead
+        [
+            "act",
+            "section",
+            "sections",
+            "subsection",
+            "paragraph",
+            "division",
+            "subdivision",
+            "schedule",
+            "itaa",
+            "taa",
+            "gst",
+        ]
+    )
 )
 STEM_LENGTH = 6
 

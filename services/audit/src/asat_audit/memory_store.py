@@ -1,0 +1,54 @@
+"""In-memory AuditStore for unit tests: same chain, same hashes, no database."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
+
+from asat_audit.canonical import GENESIS_HASH, chain_hash, record_document
+from asat_audit.chain import ChainReport, link_of, verify_chain
+from asat_audit.record import AuditEntry, AuditRecord
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class InMemoryAuditStore:
+    """Keeps entries in a list; ``clock`` stands in for the database clock."""
+
+    def __init__(self, clock: Callable[[], datetime] = _utc_now) -> None:
+        self._clock = clock
+        self._entries: list[AuditEntry] = []
+        self._lock = threading.Lock()
+
+    def append(self, record: AuditRecord) -> AuditEntry:
+        with self._lock:
+            entry_id = len(self._entries) + 1
+            prev_hash = self._entries[-1].hash if self._entries else GENESIS_HASH
+            recorded_at = self._clock()
+            digest = chain_hash(prev_hash, record_document(entry_id, recorded_at, record))
+            entry = AuditEntry(id=entry_id, recorded_at=recorded_at, prev_hash=prev_hash, hash=digest, record=record)
+            self._entries.append(entry)
+            return entry
+
+    def get(self, entry_id: int) -> AuditEntry | None:
+        with self._lock:
+            if 1 <= entry_id <= len(self._entries):
+                return self._entries[entry_id - 1]
+            return None
+
+    def last(self, n: int) -> tuple[AuditEntry, ...]:
+        if n < 0:
+            raise ValueError(f"last(n) needs n >= 0, got {n}")
+        with self._lock:
+            return tuple(self._entries[len(self._entries) - n :]) if n else ()
+
+    def iter_entries(self, after_id: int = 0) -> Iterator[AuditEntry]:
+        with self._lock:
+            snapshot = tuple(self._entries[max(after_id, 0) :])
+        return iter(snapshot)
+
+    def verify(self) -> ChainReport:
+        return verify_chain(link_of(entry) for entry in self.iter_entries())

@@ -1,0 +1,74 @@
+"""The audit store as a long-running service (research) holds it: connects on first use and after an outage.
+
+At start-up a role or schema problem is fatal (the service refuses to run as a role that could
+rewrite the log); a database that is merely down is not: requests get 503 naming Postgres until
+it is back, and the next request after recovery succeeds.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+
+import psycopg
+
+from asat_audit.chain import ChainReport
+from asat_audit.postgres_store import PostgresAuditStore
+from asat_audit.record import AuditEntry, AuditRecord
+from asat_audit.store import AuditReadError, AuditStartupError, AuditWriteError
+
+
+def is_outage(error: AuditStartupError) -> bool:
+    return isinstance(error.__cause__, psycopg.OperationalError)
+
+
+class ReconnectingAuditStore:
+    def __init__(self, url: str) -> None:
+        self._url = url
+        self._store: PostgresAuditStore | None = None
+        self._guard = threading.Lock()
+        try:
+            self._open()
+        except AuditStartupError as exc:
+            if not is_outage(exc):
+                raise
+
+    def _open(self) -> PostgresAuditStore:
+        with self._guard:
+            if self._store is None:
+                self._store = PostgresAuditStore(self._url)
+            return self._store
+
+    def _ready(self, error_type: type[Exception]) -> PostgresAuditStore:
+        try:
+            return self._open()
+        except AuditStartupError as exc:
+            raise error_type(f"audit database unavailable: {exc}") from exc
+
+    def append(self, record: AuditRecord) -> AuditEntry:
+        return self._ready(AuditWriteError).append(record)
+
+    def get(self, entry_id: int) -> AuditEntry | None:
+        return self._ready(AuditReadError).get(entry_id)
+
+    def last(self, n: int) -> tuple[AuditEntry, ...]:
+        return self._ready(AuditReadError).last(n)
+
+    def iter_entries(self, after_id: int = 0) -> Iterator[AuditEntry]:
+        return self._ready(AuditReadError).iter_entries(after_id)
+
+    def verify(self) -> ChainReport:
+        return self._ready(AuditReadError).verify()
+
+    def healthy(self) -> bool:
+        try:
+            self._ready(AuditReadError).last(1)
+        except (AuditReadError, AuditWriteError):
+            return False
+        return True
+
+    def close(self) -> None:
+        with self._guard:
+            if self._store is not None:
+                self._store.close()
+                self._store = None

@@ -1,0 +1,113 @@
+"""One contract, two adapters: the in-memory store and the Postgres store behave the same."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from datetime import date
+from typing import Any
+
+import pytest
+
+from asat_audit.canonical import GENESIS_HASH, chain_hash, record_document
+from asat_audit.memory_store import InMemoryAuditStore
+from asat_audit.postgres_store import PostgresAuditStore
+from asat_audit.record import AuditCitation, StageLatency
+from asat_audit.store import AuditStore
+
+
+class StoreContract:
+    """Subclasses provide the ``store`` fixture (an empty log)."""
+
+    def test_appends_get_ids_from_one_and_link_to_genesis(self, store: AuditStore, make_record: Any) -> None:
+        first = store.append(make_record(0))
+        second = store.append(make_record(1))
+        assert (first.id, second.id) == (1, 2)
+        assert first.prev_hash == GENESIS_HASH
+        assert second.prev_hash == first.hash
+
+    def test_the_hash_covers_id_timestamp_and_record(self, store: AuditStore, make_record: Any) -> None:
+        entry = store.append(make_record(0))
+        assert entry.recorded_at.tzinfo is not None
+        assert entry.hash == chain_hash(entry.prev_hash, record_document(entry.id, entry.recorded_at, entry.record))
+
+    def test_get_returns_what_was_appended(self, store: AuditStore, make_record: Any) -> None:
+        appended = [store.append(make_record(n)) for n in range(3)]
+        assert store.get(2) == appended[1]
+        assert store.get(0) is None
+        assert store.get(4) is None
+
+    def test_awkward_values_round_trip(self, store: AuditStore, make_record: Any) -> None:
+        record = make_record(
+            question="Deductible? «é» 税 🧾 \\ \" '; DROP TABLE x; --",
+            as_of=None,
+            income_year=None,
+            seed=-(2**63),
+            reasons=(),
+            citations=(AuditCitation("v", (), "", 0, 0),),
+            latencies=(
+                StageLatency("a", 1e20),
+                StageLatency("b", 1.5e-7),
+                StageLatency("c", 0.1),
+                StageLatency("d", 0),
+            ),
+        )
+        entry = store.append(record)
+        assert store.get(entry.id) == entry
+        assert store.verify().ok
+
+    def test_as_known_on_round_trips_and_is_chained(self, store: AuditStore, make_record: Any) -> None:
+        known = store.append(make_record(0, as_known_on=date(2015, 10, 31)))
+        unknown = store.append(make_record(1))
+        also_known = store.append(make_record(2, as_of=None, as_known_on=date(2000, 2, 29)))
+        assert store.get(known.id) == known
+        assert known.record.as_known_on == date(2015, 10, 31)
+        assert store.get(unknown.id) == unknown
+        assert unknown.record.as_known_on is None
+        assert store.get(also_known.id) == also_known
+        assert list(store.iter_entries()) == [known, unknown, also_known]
+        assert known.hash == chain_hash(known.prev_hash, record_document(known.id, known.recorded_at, known.record))
+        assert "as_known_on" not in record_document(unknown.id, unknown.recorded_at, unknown.record)
+        report = store.verify()
+        assert report.ok
+        assert (report.checked, report.last_hash) == (3, also_known.hash)
+
+    def test_last_n_oldest_first(self, store: AuditStore, make_record: Any) -> None:
+        appended = [store.append(make_record(n)) for n in range(5)]
+        assert store.last(2) == tuple(appended[3:])
+        assert store.last(0) == ()
+        assert store.last(99) == tuple(appended)
+        with pytest.raises(ValueError):
+            store.last(-1)
+
+    def test_iter_entries_after_an_id(self, store: AuditStore, make_record: Any) -> None:
+        appended = [store.append(make_record(n)) for n in range(4)]
+        assert list(store.iter_entries()) == appended
+        assert list(store.iter_entries(after_id=2)) == appended[2:]
+
+    def test_an_empty_log_verifies(self, store: AuditStore) -> None:
+        report = store.verify()
+        assert report.ok
+        assert (report.checked, report.last_id, report.last_hash) == (0, 0, GENESIS_HASH)
+
+    def test_a_long_chain_verifies(self, store: AuditStore, make_record: Any) -> None:
+        appended = [store.append(make_record(n, as_of=date(2020, 1, 1 + n % 28))) for n in range(60)]
+        report = store.verify()
+        assert report.ok
+        assert (report.checked, report.last_id, report.last_hash) == (60, 60, appended[-1].hash)
+        assert all(b.prev_hash == a.hash for a, b in itertools.pairwise(appended))
+        assert all(a.recorded_at <= b.recorded_at for a, b in itertools.pairwise(appended))
+
+
+class TestInMemoryAuditStore(StoreContract):
+    @pytest.fixture
+    def store(self) -> AuditStore:
+        return InMemoryAuditStore()
+
+
+@pytest.mark.postgres
+class TestPostgresAuditStore(StoreContract):
+    @pytest.fixture
+    def store(self, clean_audit_log: Any) -> Iterator[AuditStore]:
+        with PostgresAuditStore(clean_audit_log.app_url) as store:
+            yield store

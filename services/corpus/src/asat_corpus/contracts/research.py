@@ -1,0 +1,174 @@
+"""``POST /v1/research`` (and its stream, health and provision routes): request and replies.
+
+The research service builds these at its edge from the pipeline's own dataclasses; the web
+service, the evaluation and ``asat_research.ask`` read them with ``model_validate``. A reply that
+does not validate is not a research outcome and is never shown as one: an outcome's ``answered``
+agrees with its ``decision``, an abstention carries no claims, and every quote fits its range.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from asat_corpus.contracts.decisions import Decision, is_answered
+from asat_corpus.contracts.errors import ErrorBody
+from asat_corpus.resolution import Status
+
+MAX_QUESTION_CHARS = 2000
+# The values of ``asat_research.temporal.ScopeSource`` (a test keeps them equal).
+ScopeSourceName = Literal["parameter", "question", "default (current income year)"]
+
+
+class ResearchRequest(BaseModel):
+    """A question and, at most, one way of saying when (an income year and a day must agree)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    question: str = Field(
+        min_length=1, max_length=MAX_QUESTION_CHARS, description="The question, as a tax agent asks it."
+    )
+    income_year: int | None = Field(
+        default=None, ge=1900, le=2100, description="Income year N: 1 July N-1 to 30 June N."
+    )
+    as_of: date | None = Field(default=None, description="A day (YYYY-MM-DD); picks the version in force that day.")
+    as_known_on: date | None = Field(
+        default=None,
+        description="A day (YYYY-MM-DD): the law as it then stood, i.e. the text the latest held compilation on "
+        "or before that day shows (known time). Give it alone, without income_year or as_of.",
+    )
+
+    @field_validator("question")
+    @classmethod
+    def _storable(cls, question: str) -> str:
+        """Every question is written to the audit log: text Postgres cannot store is refused here."""
+        if "\x00" in question:  # (pydantic itself refuses a lone surrogate)
+            raise ValueError("the question contains a NUL character (\\u0000), which cannot be stored: remove it")
+        return question
+
+
+class _Reply(BaseModel):
+    # Replies are read leniently (a field added later is ignored by an older reader) but never changed.
+    model_config = ConfigDict(frozen=True)
+
+
+class OutcomeScope(_Reply):
+    """The period the question was answered for and where it came from."""
+
+    income_year: int
+    as_of: date | None = Field(description="The day asked about, when one was given.")
+    as_known_on: date | None = Field(default=None, description="Known time: the law as it then stood that day.")
+    source: ScopeSourceName = Field(description="Where the period came from.")
+    matched: str = Field(description="The words or parameter it came from.")
+
+
+class OutcomeCitation(_Reply):
+    """One verified quote and the version (or ruling) it is quoted from."""
+
+    span_id: str
+    chunk_id: str
+    source_id: str = Field(description="Provision version id or ruling id.")
+    kind: str = Field(description="'provision' or 'ruling'.")
+    title: str
+    act: str | None
+    provision: str | None
+    register_ids: tuple[str, ...] = Field(description="Federal Register compilation ids the version was seen in.")
+    authorised: bool = Field(description="False for a third-party conversion, not an authorised version.")
+    valid_from: str | None = Field(description="First day in force (YYYY-MM-DD).")
+    valid_to: str | None = Field(description="Day after the last day in force (exclusive); null while current.")
+    quote: str
+    start: int = Field(ge=0, description="Start of the quote in the source text.")
+    end: int = Field(ge=0, description="End (exclusive) of the quote in the source text.")
+    status: str | None = Field(default=None, description="A ruling's status.")
+    then_stood: str | None = Field(default=None, description="The caveat of a text quoted as it then stood.")
+
+    @model_validator(mode="after")
+    def _range_holds_the_quote(self) -> OutcomeCitation:
+        if self.start > self.end or self.end - self.start != len(self.quote):
+            raise ValueError(
+                f"citation of {self.source_id!r} has range [{self.start}, {self.end}) that cannot hold its "
+                f"{len(self.quote)}-character quote"
+            )
+        return self
+
+
+class OutcomeClaim(_Reply):
+    id: str
+    text: str
+    citations: tuple[OutcomeCitation, ...]
+    groundedness: float = Field(ge=0.0, le=1.0)
+
+
+class ReadingListEntry(_Reply):
+    """A source handed back to read, with the verified quotes kept from it."""
+
+    source_id: str
+    title: str
+    register_ids: tuple[str, ...]
+    valid_from: str | None
+    valid_to: str | None
+    quotes: tuple[OutcomeCitation, ...]
+
+
+class ResearchOutcome(_Reply):
+    """The reply of ``POST /v1/research`` and the ``result`` event of the stream."""
+
+    request_id: str
+    audit_id: int = Field(description="The audit log row written for this question.")
+    decision: Decision
+    answered: bool = Field(description="Whether the decision shows claims; always agrees with it.")
+    reasons: tuple[str, ...] = Field(description="Why it abstained, or the caveats of an answer.")
+    scope: OutcomeScope
+    claims: tuple[OutcomeClaim, ...] = Field(description="Verified claims only; empty unless answered.")
+    reading_list: tuple[ReadingListEntry, ...]
+    premise_rejected: bool
+    note: str
+    provider: str
+    model: str
+    seed: int | None
+    corpus_generation: str
+    latencies_ms: dict[str, float] = Field(description="Wall time of each stage, in milliseconds.")
+    dropped_claims: int = Field(ge=0, description="Claims that failed verification and are not shown.")
+    attribution: str
+
+    @model_validator(mode="after")
+    def _consistent(self) -> ResearchOutcome:
+        if self.answered != is_answered(self.decision):
+            raise ValueError(
+                f"the outcome says answered={self.answered} but decision={self.decision.value!r}: they must agree"
+            )
+        if not self.answered and self.claims:
+            raise ValueError("an abstention carries claims: refusing to show them")
+        return self
+
+
+class StageEventData(BaseModel):
+    """The ``stage`` event of ``POST /v1/research/stream``: a finished stage and what it found."""
+
+    model_config = ConfigDict(frozen=True, extra="allow")
+
+    stage: str
+    ms: float = Field(ge=0.0)
+
+
+class StreamError(ErrorBody):
+    """The ``error`` event of the stream: the status ``POST /v1/research`` would have answered."""
+
+    status: int = Field(ge=400, le=599)
+
+
+class ResearchHealth(_Reply):
+    """``GET /healthz``: 200 when every dependency answers, else 503 with the failing checks false."""
+
+    status: Literal["ok", "unavailable"]
+    checks: dict[str, bool]
+
+
+class ProvisionOnDay(_Reply):
+    """``GET /v1/provisions/{act}/{provision}?as_of=``: which version was in force that day."""
+
+    status: Status = Field(description="How the day resolved (see asat_corpus.resolution).")
+    message: str
+    version_id: str | None

@@ -1,0 +1,1 @@
+"""AsAt extraction: read invoices, receipts and credit notes into checked, traceable transactions."""

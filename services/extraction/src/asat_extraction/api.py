@@ -1,0 +1,199 @@
+"""HTTP edge on port 8750: upload documents, read them back, review and correct their transactions.
+
+``POST /v1/documents`` (multipart ``files``, one or many) answers per document: ``created``,
+``existing`` (same bytes uploaded before) or ``error`` (cause and message; nothing stored).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from datetime import date
+from typing import Annotated, Any
+from uuid import UUID
+
+from fastapi import FastAPI, File, Query, Request, UploadFile
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+
+from asat_extraction.abn import abn_is_valid
+from asat_extraction.api_models import (
+    DocumentDetail,
+    DocumentOut,
+    ErrorBody,
+    Health,
+    TransactionList,
+    TransactionOut,
+    TransactionPatch,
+    UploadResponse,
+    UploadResult,
+)
+from asat_extraction.pipeline import Failed, Pipeline
+from asat_extraction.schema import extraction_out, flat_values
+from asat_extraction.store.port import DocumentStore, NotFound
+from asat_extraction.store.records import NewDocument, ReviewStatus, TransactionFilter
+
+CSV_COLUMNS = (
+    "transaction_id", "document_id", "filename", "review_status", "kind", "supplier_name", "supplier_abn",
+    "abn_valid", "invoice_number", "issue_date", "currency", "total_amount", "gst_amount",
+    "gst_registered_supplier", "line_item_count", "warning_count",
+)  # fmt: skip
+
+
+Status = Annotated[ReviewStatus | None, Query()]
+Text = Annotated[str | None, Query(max_length=100)]
+Day = Annotated[date | None, Query()]
+Limit = Annotated[int, Query(ge=1, le=1000)]
+Offset = Annotated[int, Query(ge=0)]
+
+
+class _ApiError(Exception):
+    def __init__(self, status: int, error: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.error, self.message = status, error, message
+
+
+def _cell(value: object) -> object:
+    """A CSV cell; text that a spreadsheet would run as a formula gets a leading apostrophe."""
+    if (isinstance(value, str) and value[:1] in ("=", "+", "@", "\t", "\r")) or (
+        isinstance(value, str) and value.startswith("-") and not value[1:2].isdigit()
+    ):
+        return "'" + value
+    return value
+
+
+def _filters(
+    review_status: ReviewStatus | None, kind: str | None, supplier_abn: str | None, currency: str | None,
+    issued_from: date | None, issued_to: date | None, limit: int, offset: int,
+) -> TransactionFilter:  # fmt: skip
+    return TransactionFilter(review_status, kind, supplier_abn, currency, issued_from, issued_to, limit, offset)
+
+
+def build_app(pipeline: Pipeline, store: DocumentStore, max_files: int, database_check: Any = None) -> FastAPI:
+    app = FastAPI(
+        title="AsAt extraction", version="1", description="Invoices, receipts and credit notes to transactions."
+    )
+    max_bytes = pipeline.limits.max_bytes
+
+    @app.exception_handler(_ApiError)
+    async def api_error(_: Request, error: _ApiError) -> JSONResponse:
+        return JSONResponse(
+            status_code=error.status, content=ErrorBody(error=error.error, message=error.message).model_dump()
+        )
+
+    @app.exception_handler(NotFound)
+    async def not_found(_: Request, error: NotFound) -> JSONResponse:
+        body = ErrorBody(error="not_found", message=f"{error}: check the id (GET /v1/transactions lists them)")
+        return JSONResponse(status_code=404, content=body.model_dump())
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_: Request, error: RequestValidationError) -> JSONResponse:
+        details = [f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg', 'invalid')}" for e in error.errors()]
+        body = ErrorBody(error="invalid_request", message="the request is not valid: " + "; ".join(details[:5]))
+        return JSONResponse(status_code=422, content=body.model_dump())
+
+    @app.get("/healthz")
+    def healthz() -> Health:
+        database = "ok"
+        if database_check is not None:
+            try:
+                database_check()
+            except Exception as error:
+                raise _ApiError(503, "database_unavailable", f"the database cannot be used: {error}") from None
+        return Health(status="ok", extractor=pipeline.extractor.name, database=database)
+
+    @app.post("/v1/documents", responses={413: {"model": ErrorBody}, 422: {"model": ErrorBody}})
+    async def upload(files: Annotated[list[UploadFile], File(description="one or more documents")]) -> UploadResponse:
+        if len(files) > max_files:
+            raise _ApiError(413, "too_many_files", f"{len(files)} files in one request; send at most {max_files}")
+        results: list[UploadResult] = []
+        for upload_file in files:
+            name = upload_file.filename or "upload"
+            data = await upload_file.read(max_bytes + 1)
+            result = pipeline.process(name, data)
+            if isinstance(result, Failed):
+                results.append(UploadResult(filename=name, status="error", cause=result.cause, message=result.message))
+                continue
+            out = extraction_out(result.extraction)
+            stored, transaction, created = store.add(
+                NewDocument(
+                    name,
+                    result.media_type,
+                    result.sha256,
+                    data,
+                    result.extraction.extractor,
+                    flat_values(out),
+                    out.model_dump(mode="json"),
+                )
+            )
+            results.append(
+                UploadResult(
+                    filename=name,
+                    status="created" if created else "existing",
+                    document=DocumentOut.of(stored),
+                    transaction=TransactionOut.of(transaction),
+                )
+            )
+        if results and all(r.status == "error" for r in results):
+            messages = "; ".join(f"{r.filename}: {r.message}" for r in results)
+            raise _ApiError(422, "unreadable_documents", f"no document could be read: {messages}")
+        return UploadResponse(results=results)
+
+    @app.get("/v1/documents/{document_id}")
+    def get_document(document_id: UUID) -> DocumentDetail:
+        return DocumentDetail(
+            document=DocumentOut.of(store.document(document_id)),
+            transaction=TransactionOut.of(store.transaction_of(document_id)),
+        )
+
+    @app.get("/v1/documents/{document_id}/file")
+    def get_file(document_id: UUID) -> Response:
+        document = store.document(document_id)
+        safe = "".join(c if c.isalnum() or c in "._-" else "_" for c in document.filename)
+        return Response(
+            content=store.content(document_id),
+            media_type=document.media_type,
+            headers={"Content-Disposition": f'attachment; filename="{safe}"', "X-Content-Type-Options": "nosniff"},
+        )
+
+    @app.patch("/v1/transactions/{transaction_id}")
+    def patch_transaction(transaction_id: UUID, patch: TransactionPatch) -> TransactionOut:
+        changes = patch.changes.model_dump(mode="json", exclude_unset=True)
+        if not changes and patch.review_status is None:
+            raise _ApiError(422, "nothing_to_change", "send changes, a review_status, or both")
+        if "supplier_abn" in changes and "abn_valid" not in changes:
+            abn = changes["supplier_abn"]
+            changes["abn_valid"] = None if abn is None else abn_is_valid(abn)
+        status = ReviewStatus(patch.review_status) if patch.review_status else ReviewStatus.CORRECTED
+        return TransactionOut.of(store.correct(transaction_id, patch.who, changes, status, patch.note))
+
+    @app.get("/v1/transactions")
+    def list_transactions(
+        review_status: Status = None, kind: Text = None, supplier_abn: Text = None, currency: Text = None,
+        issued_from: Day = None, issued_to: Day = None, limit: Limit = 100, offset: Offset = 0,
+    ) -> TransactionList:  # fmt: skip
+        query = _filters(review_status, kind, supplier_abn, currency, issued_from, issued_to, limit, offset)
+        return TransactionList(transactions=[TransactionOut.of(t) for t in store.transactions(query)])
+
+    @app.get("/v1/transactions.csv", response_class=Response)
+    def transactions_csv(
+        review_status: Status = None, kind: Text = None, supplier_abn: Text = None, currency: Text = None,
+        issued_from: Day = None, issued_to: Day = None, limit: Limit = 1000, offset: Offset = 0,
+    ) -> Response:  # fmt: skip
+        query = _filters(review_status, kind, supplier_abn, currency, issued_from, issued_to, limit, offset)
+        buffer = io.StringIO()
+        writer = csv.writer(buffer)
+        writer.writerow(CSV_COLUMNS)
+        for t in store.transactions(query):
+            v = t.values
+            document = store.document(t.document_id)
+            writer.writerow([_cell(value) for value in [
+                t.id, t.document_id, document.filename, t.review_status.value, v.get("kind"), v.get("supplier_name"),
+                v.get("supplier_abn"), v.get("abn_valid"), v.get("invoice_number"), v.get("issue_date"),
+                v.get("currency"), v.get("total_amount"), v.get("gst_amount"), v.get("gst_registered_supplier"),
+                len(v.get("line_items") or []), len(t.extraction.get("warnings", [])),
+            ]])  # fmt: skip
+        return Response(buffer.getvalue(), media_type="text/csv; charset=utf-8",
+                        headers={"Content-Disposition": 'attachment; filename="transactions.csv"'})  # fmt: skip
+
+    return app

@@ -1,0 +1,55 @@
+"""Read, extract, check: one document's bytes to a checked extraction or a per-document error."""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import dataclass, replace
+
+from asat_extraction.checks.run import run_checks
+from asat_extraction.document import InputKind
+from asat_extraction.extractor.port import Extractor
+from asat_extraction.fields import Extraction
+from asat_extraction.inputs.errors import InputError
+from asat_extraction.inputs.limits import InputLimits
+from asat_extraction.inputs.ocr import OcrEngine
+from asat_extraction.inputs.reader import read_document
+
+
+@dataclass(frozen=True)
+class Processed:
+    name: str
+    sha256: str
+    media_type: str
+    input_kind: InputKind
+    extraction: Extraction
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Failed:
+    name: str
+    sha256: str
+    cause: str
+    message: str
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Pipeline:
+    extractor: Extractor
+    ocr: OcrEngine | None
+    limits: InputLimits
+
+    def process(self, name: str, data: bytes) -> Processed | Failed:
+        started = time.perf_counter()
+        digest = hashlib.sha256(data).hexdigest()
+        try:
+            read = read_document(name, data, self.limits, self.ocr)
+        except InputError as error:
+            return Failed(name, digest, error.cause.value, error.message, time.perf_counter() - started)
+        extraction = self.extractor.extract(read.document)
+        extraction = replace(extraction, warnings=(*read.warnings, *extraction.warnings, *run_checks(extraction)))
+        return Processed(
+            name, digest, read.document.media_type, read.document.input_kind, extraction, time.perf_counter() - started
+        )

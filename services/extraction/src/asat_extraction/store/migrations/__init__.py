@@ -1,0 +1,1 @@
+"""SQL migrations of schema ``extraction`` (``NNNN_name.sql``), applied by ``store.migrate``."""

@@ -1,0 +1,1 @@
+"""Shared contract suites every adapter's tests run (subclass and provide the fixture)."""

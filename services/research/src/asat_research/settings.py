@@ -1,0 +1,67 @@
+"""The research service's settings, read from the environment in one place.
+
+Read by ``asat_research.composition`` (the adapters) and ``__main__`` (where to listen). A bad value
+is a :class:`~asat_corpus.env_settings.SettingsError` naming the variable and what is allowed.
+The generator's settings (``ASAT_GENERATION_*``, ``asat_research.generation.factory``) and the
+index's (``ASAT_EMBEDDER``, ``ASAT_INDEX_ACTS``, ``ASAT_INDEX_RULINGS``, ``asat_corpus``) have
+readers of their own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field
+
+from asat_corpus.env_settings import HOST_ALLOWED, PORT_ALLOWED, EnvSettings, HttpUrl, Port, read_settings
+
+RerankerName = Literal["domain", "hybrid", "embedding-cosine", "cross-encoder"]
+RERANKERS: tuple[RerankerName, ...] = ("domain", "hybrid", "embedding-cosine", "cross-encoder")
+SCORE_ALLOWED = "a number on the reranker's scale (measure it with scripts/calibrate_rerank_thresholds.py)"
+
+
+class ResearchSettings(EnvSettings):
+    host: str = Field(default="127.0.0.1", validation_alias="ASAT_RESEARCH_HOST", description=HOST_ALLOWED)
+    port: Port = Field(default=8730, validation_alias="ASAT_RESEARCH_PORT", description=PORT_ALLOWED)
+    ingest_url: HttpUrl = Field(
+        default="http://127.0.0.1:8720",
+        validation_alias="ASAT_INGEST_URL",
+        description="the ingest (index) service's http(s) URL, e.g. http://127.0.0.1:8720",
+    )
+    verifier_url: HttpUrl = Field(
+        default="http://127.0.0.1:8710",
+        validation_alias="ASAT_VERIFIER_URL",
+        description="the verifier's http(s) URL, e.g. http://127.0.0.1:8710",
+    )
+    database_url: str | None = Field(
+        default=None,
+        validation_alias="ASAT_DATABASE_URL",
+        description="Postgres as the audit app role, e.g. postgresql://asat_app@127.0.0.1:5432/asat",
+    )
+    reranker: RerankerName = Field(
+        default="domain", validation_alias="ASAT_RERANKER", description=f"one of {', '.join(RERANKERS)}"
+    )
+    reranker_model_dir: Path | None = Field(
+        default=None,
+        validation_alias="ASAT_RERANKER_MODEL_DIR",
+        description="the domain ranker's directory (artifacts and model card)",
+    )
+    reranker_model: Path | None = Field(
+        default=None, validation_alias="ASAT_RERANKER_MODEL", description="the cross-encoder's local model directory"
+    )
+    gate_min_score: float | None = Field(
+        default=None, validation_alias="ASAT_GATE_MIN_SCORE", description=SCORE_ALLOWED, allow_inf_nan=False
+    )
+    gate_corroboration_score: float | None = Field(
+        default=None, validation_alias="ASAT_GATE_CORROBORATION_SCORE", description=SCORE_ALLOWED, allow_inf_nan=False
+    )
+    gate_gap_margin: float | None = Field(
+        default=None, validation_alias="ASAT_GATE_GAP_MARGIN", description=SCORE_ALLOWED, allow_inf_nan=False
+    )
+
+
+def research_settings(env: Mapping[str, str]) -> ResearchSettings:
+    """The research service's settings; raises ``SettingsError`` naming a bad variable."""
+    return read_settings(ResearchSettings, env)

@@ -1,0 +1,243 @@
+"""The research pipeline over in-memory ports (see ``fakes.py``): fast, no corpus directory, no
+MiniLM. What a question costs (which ports it calls), what it decides, what its audit row and
+its stage events say."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from asat_audit.record import AuditEntry, AuditRecord
+from asat_audit.store import AuditWriteError
+from asat_research.api import create_app
+from asat_research.gate import Decision
+from asat_research.generation.port import GenerationError, NumberedSpan, Selection
+from asat_research.pipeline import NOT_ASKED, DependencyUnavailable, ResearchOutcome
+from asat_research.scope import out_of_scope
+
+from .fakes import BALANCING_2015, SBE_2015, SBE_2026, Fakes, fakes
+
+PAYROLL = "Is payroll tax payable in NSW on wages of $1.5 million?"
+SBE_QUESTION = "What aggregated turnover made a business a small business entity?"
+NAMED_GAP = "What did s 328-115 say about aggregated turnover?"
+ALL_STAGES = ["resolve", "retrieve", "rerank", "generate", "verify", "gate", "audit"]
+REFUSED_STAGES = ["resolve", "gate", "audit"]
+
+
+def _stages(f: Fakes, question: str, **kw: Any) -> tuple[list[str], ResearchOutcome]:
+    events = list(f.pipeline().run(question, **kw))
+    assert events[-1].stage == "done" and events[-1].outcome is not None
+    return [e.stage for e in events[:-1]], events[-1].outcome
+
+
+def _quotes(outcome: ResearchOutcome) -> list[str]:
+    return [c.quote for claim in outcome.claims for c in claim.citations]
+
+
+def test_a_state_tax_question_abstains_at_resolve_without_retrieval_generation_or_verification() -> None:
+    f = fakes()
+    stages, outcome = _stages(f, PAYROLL, income_year=2025)
+    assert f.retriever.calls == [] and f.generator.calls == [] and f.verifier.calls == []
+    assert outcome.decision == "abstain_out_of_scope"
+    assert outcome.reasons == (out_of_scope(PAYROLL),)
+    assert outcome.reasons[0].startswith("out of scope: payroll tax is a state or territory tax")
+    assert outcome.claims == () and outcome.reading_list == () and outcome.dropped_claims == 0
+    assert stages == REFUSED_STAGES
+    assert list(outcome.latencies_ms) == REFUSED_STAGES
+    # Still audited: one row, its decision and reasons those returned, its latencies those run before it.
+    (entry,) = f.audit.last(5)
+    assert entry.id == outcome.audit_id and entry.record.request_id == outcome.request_id
+    assert entry.record.decision == Decision.ABSTAIN_OUT_OF_SCOPE
+    assert entry.record.reasons == outcome.reasons
+    assert entry.record.citations == () and entry.record.reading_list == ()
+    assert [latency.stage for latency in entry.record.latencies] == ["resolve", "gate"]
+    assert (entry.record.provider, entry.record.model) == ("extractive", NOT_ASKED)
+    assert (outcome.provider, outcome.model, outcome.seed) == ("extractive", NOT_ASKED, None)
+    assert f.audit.verify().ok
+
+
+def test_a_named_section_whose_text_is_not_held_abstains_at_resolve_naming_it() -> None:
+    f = fakes()
+    stages, outcome = _stages(f, NAMED_GAP, income_year=2020)
+    assert f.retriever.calls == [] and f.generator.calls == [] and f.verifier.calls == []
+    assert stages == REFUSED_STAGES
+    assert outcome.decision == "abstain_text_not_held"
+    (reason,) = outcome.reasons
+    assert reason.startswith("the question names itaa1997 328-115: itaa1997 328-115: text not held for 2020-06-30")
+    assert "Act No. 41, 2017" in reason
+    assert f.audit.last(1)[0].record.reasons == outcome.reasons
+
+
+def test_a_named_section_held_for_the_year_goes_on_to_retrieval() -> None:
+    f = fakes()
+    stages, outcome = _stages(f, NAMED_GAP, income_year=2015)
+    assert stages == ALL_STAGES and len(f.retriever.calls) == 1
+    assert not any("the question names" in r for r in outcome.reasons), outcome.reasons
+
+
+def test_both_rules_refusing_give_the_scope_decision_and_both_reasons_in_the_gates_order() -> None:
+    question = "Does s 328-115 apply to NSW payroll tax?"
+    f = fakes()
+    _, outcome = _stages(f, question, income_year=2020)
+    assert f.retriever.calls == []
+    assert outcome.decision == "abstain_out_of_scope"
+    assert outcome.reasons[0] == out_of_scope(question)
+    assert outcome.reasons[1].startswith("the question names itaa1997 328-115: ")
+    assert len(outcome.reasons) == 2
+
+
+def test_an_answerable_question_is_answered_with_verified_quotes_of_the_years_text() -> None:
+    f = fakes()
+    stages, outcome = _stages(f, SBE_QUESTION, income_year=2015)
+    assert outcome.decision == "answer", outcome.reasons
+    assert stages == ALL_STAGES
+    assert len(f.retriever.calls) == 1 and f.generator.calls == ["select", "write"] and len(f.verifier.calls) == 1
+    assert any("less than $2 million" in q for q in _quotes(outcome))
+    sources = {c.source_id for claim in outcome.claims for c in claim.citations}
+    assert SBE_2015 in sources and SBE_2026 not in sources
+    for claim in outcome.claims:
+        for citation in claim.citations:
+            doc = f.view.doc(citation.source_id)
+            assert doc is not None and doc.text[citation.start : citation.end] == citation.quote
+    assert {item.source_id for item in outcome.reading_list} == {SBE_2015, BALANCING_2015}
+    (entry,) = f.audit.last(1)
+    assert entry.record.decision == Decision.ANSWER and entry.id == outcome.audit_id
+    assert [c.quote for c in entry.record.citations] == _quotes(outcome)
+    assert (entry.record.provider, entry.record.model) == ("extractive", "none (extractive)")
+
+
+def test_each_year_is_answered_from_its_own_text() -> None:
+    f = fakes()
+    outcome = f.pipeline().answer(SBE_QUESTION, income_year=2026)
+    assert outcome.decision == "answer", outcome.reasons
+    assert any("less than $10 million" in q for q in _quotes(outcome))
+    assert {c.source_id for claim in outcome.claims for c in claim.citations} == {SBE_2026}
+
+
+def test_stage_latencies_are_recorded_for_each_stage_run() -> None:
+    f = fakes()
+    events = list(f.pipeline().run(SBE_QUESTION, income_year=2015))
+    outcome = events[-1].outcome
+    assert outcome is not None
+    assert [e.stage for e in events] == [*ALL_STAGES, "done"]
+    assert list(outcome.latencies_ms) == ALL_STAGES
+    for event in events[:-1]:
+        assert event.ms >= 0 and outcome.latencies_ms[event.stage] == round(event.ms, 2)
+    assert events[-1].ms == pytest.approx(sum(e.ms for e in events[:-1]))
+    # The audit row holds every stage that finished before it was written.
+    latencies = f.audit.last(1)[0].record.latencies
+    assert [latency.stage for latency in latencies] == ALL_STAGES[:-1]
+    assert all(latency.ms == round(next(e.ms for e in events if e.stage == latency.stage), 3) for latency in latencies)
+
+
+def test_stage_events_report_what_each_stage_found() -> None:
+    f = fakes()
+    data = {e.stage: e.data for e in f.pipeline().run(SBE_QUESTION, income_year=2015)}
+    assert data["resolve"] == {
+        "income_year": 2015,
+        "as_of": None,
+        "as_known_on": None,
+        "source": "parameter",
+        "matched": "income_year=2015",
+    }
+    assert data["retrieve"] == {"hits": 3, "gap_markers": 0}
+    assert data["rerank"]["parents"] == [SBE_2015, BALANCING_2015]
+    assert data["rerank"]["top_score"] == 0.8 and data["rerank"]["gap_score"] is None
+    assert set(data["rerank"]) == {"parents", "top_score", "gap_score", "gap_kind", "scale"}
+    assert set(data["generate"]) == {"offered", "selected", "claims", "provider", "model"}
+    assert data["verify"]["verified"] == data["verify"]["claims"] >= 1
+    assert data["gate"] == {"decision": "answer", "reasons": []}
+    assert data["audit"] == {"audit_id": 1}
+
+
+def test_a_marker_of_text_not_held_abstains_after_retrieval() -> None:
+    # 2019-20: 328-115's text is not held (a marker, not a named section); it outscores the held text.
+    f = fakes({"328-110": 0.5, "328-115": 0.9})
+    _, outcome = _stages(f, SBE_QUESTION, income_year=2020)
+    assert len(f.retriever.calls) == 1
+    assert outcome.decision == "abstain_text_not_held", outcome.reasons
+    assert outcome.claims == ()
+
+
+def test_low_relevance_abstains_after_verification() -> None:
+    f = fakes({"328-110": 0.2, "328-115": 0.1})
+    _, outcome = _stages(f, SBE_QUESTION, income_year=2015)
+    assert outcome.decision == "abstain_low_relevance"
+    assert outcome.reasons[0].startswith("the best passage scored 0.200 on the cosine scale, below the threshold")
+
+
+def test_a_retrieval_outage_is_the_index_dependency_and_writes_nothing() -> None:
+    f = fakes()
+    f.retriever.down = "the index service at http://ingest cannot be reached: start it with `python -m asat_ingest`"
+    with pytest.raises(DependencyUnavailable) as raised:
+        f.pipeline().answer(SBE_QUESTION, income_year=2015)
+    assert raised.value.dependency == "index" and raised.value.message == f.retriever.down
+    assert str(raised.value).startswith("index unavailable: the index service")
+    assert f.generator.calls == [] and f.verifier.calls == [] and f.audit.last(5) == ()
+
+
+def test_an_index_of_another_corpus_generation_is_the_index_dependency() -> None:
+    f = fakes()
+    f.retriever.generation = "0123456789abcdef"
+    with pytest.raises(DependencyUnavailable) as raised:
+        f.pipeline().answer(SBE_QUESTION, income_year=2015)
+    assert raised.value.dependency == "index" and "corpus generation 0123456789ab" in raised.value.message
+
+
+def test_a_refused_question_is_answered_while_the_index_is_down() -> None:
+    f = fakes()
+    f.retriever.down = "down"
+    assert f.pipeline().answer(PAYROLL).decision == "abstain_out_of_scope"
+
+
+def test_a_verifier_outage_is_the_verifier_dependency() -> None:
+    f = fakes()
+    f.verifier.down = "the verifier at http://verifier cannot be reached"
+    with pytest.raises(DependencyUnavailable) as raised:
+        f.pipeline().answer(SBE_QUESTION, income_year=2015)
+    assert raised.value.dependency == "verifier" and f.audit.last(5) == ()
+
+
+class _BrokenGenerator:
+    name = "broken"
+
+    def select(self, question: str, spans: object) -> Selection:
+        raise GenerationError("the provider answered 500")
+
+    def write(self, question: str, spans: list[NumberedSpan]) -> object:
+        raise AssertionError("not reached")
+
+
+def test_a_generator_failure_is_the_generator_dependency() -> None:
+    f = fakes()
+    with pytest.raises(DependencyUnavailable) as raised:
+        f.pipeline(generator=_BrokenGenerator()).answer(SBE_QUESTION, income_year=2015)
+    assert raised.value.dependency == "generator" and "500" in raised.value.message
+
+
+class _DownAudit:
+    def append(self, record: AuditRecord) -> AuditEntry:
+        raise AuditWriteError("audit record not stored: connection refused")
+
+
+def test_an_audit_outage_refuses_even_a_question_refused_at_resolve() -> None:
+    f = fakes()
+    for question in (PAYROLL, SBE_QUESTION):
+        with pytest.raises(DependencyUnavailable) as raised:
+            f.pipeline(audit=_DownAudit()).answer(question, income_year=2015)
+        assert raised.value.dependency == "audit log (Postgres)"
+
+
+def test_the_stream_of_a_refused_question_skips_the_stages_it_does_not_need() -> None:
+    f = fakes()
+    client = TestClient(create_app(f.pipeline()))
+    with client.stream("POST", "/v1/research/stream", json={"question": PAYROLL}) as reply:
+        text = "".join(reply.iter_text())
+    stages = [line.split('"stage": "')[1].split('"')[0] for line in text.splitlines() if '"stage": "' in line]
+    assert stages == REFUSED_STAGES
+    assert "event: result" in text and "abstain_out_of_scope" in text
+    body = client.post("/v1/research", json={"question": PAYROLL}).json()
+    assert body["decision"] == "abstain_out_of_scope" and body["answered"] is False
+    assert f.retriever.calls == []

@@ -1,0 +1,18 @@
+"""The research contract's closed sets are the pipeline's own: a value added here is added there."""
+
+from __future__ import annotations
+
+from typing import get_args
+
+from asat_corpus.contracts.decisions import Decision
+from asat_corpus.contracts.research import ScopeSourceName
+from asat_research import gate
+from asat_research.temporal import ScopeSource
+
+
+def test_scope_sources_are_the_temporal_ones() -> None:
+    assert set(get_args(ScopeSourceName)) == {source.value for source in ScopeSource}
+
+
+def test_the_gate_decides_the_wire_decision() -> None:
+    assert gate.Decision is Decision
