@@ -69,6 +69,19 @@ RULES: tuple[Rule, ...] = (
     Rule(r"-m asat_research\.eval_compare\b", HELP, "compares two eval runs that make eval writes under var/eval/"),
     Rule(r"-m asat_audit (migrate|verify|show)\b", HELP, "needs the Postgres audit database (make up)"),
     Rule(
+        r"-m asat_extraction extract\b",
+        HELP,
+        "reads documents the docs only name (seconds each through OCR); services/extraction/tests/test_cli.py "
+        "runs it on generated ones",
+    ),
+    Rule(r"-m asat_extraction serve$", HELP, "serves until stopped and needs Postgres (make up starts it)"),
+    Rule(
+        r"scripts/make_extraction_set\.py",
+        HELP,
+        "renders 160 PDFs, scans and emails (minutes); services/extraction/tests/test_synthetic.py renders a few",
+    ),
+    Rule(r"scripts/bench_extraction\.py", HELP, "needs the synthetic set, and minutes of OCR"),
+    Rule(
         r"schemathesis run http://127\.0\.0\.1",
         HELP,
         "fuzzes a running verifier for two minutes (services/verifier/tests run it in process)",
@@ -87,6 +100,11 @@ RULES: tuple[Rule, ...] = (
     Rule(r"^make models$", SKIP, "retrains the ranker against the running index (minutes)"),
     Rule(r"^docker compose ", SKIP, "needs Docker and the images (tests/deploy checks the compose files)"),
     Rule(r"-m asat_verifier &$", SKIP, "starts the verifier server in the background"),
+    Rule(
+        r"^curl .*http://127\.0\.0\.1:8750/",
+        SKIP,
+        "needs the extraction service running (make up); services/extraction/tests/test_api.py covers the routes",
+    ),
     Rule(r"^\.venv/bin/pytest tests/deploy$", SKIP, "a test suite of its own, which make test runs"),
 )
 
@@ -199,7 +217,8 @@ def _program(argv: list[str]) -> tuple[str, ...]:
     for word in argv:
         if word.startswith("-") and word != "-m":
             break
-        if words and words[-1] != "-m" and ("/" in word or ":" in word) and not word.startswith("asat"):
+        script = len(words) == 1 and word.endswith(".py")  # the interpreter's script, not an argument
+        if words and words[-1] != "-m" and ("/" in word or ":" in word) and not word.startswith("asat") and not script:
             break  # a path or URL argument
         words.append(word)
     return tuple(words)
@@ -233,6 +252,8 @@ def test_a_block_is_read_as_a_shell_would_read_it() -> None:
     env, argv = _argv(commands[0].text)
     assert env == {"ASAT_X": "1"} and argv == [sys.executable, "-m", "asat_corpus", "audit-dates", "--json"]
     assert _program(argv) == (sys.executable, "-m", "asat_corpus", "audit-dates")
+    _, script = _argv("scripts/bench_extraction.py --set var/extraction-set [--json]")
+    assert _program(script) == (sys.executable, "scripts/bench_extraction.py")
     assert [c.text for c in _commands("doc.md", 1, "console", ["$ make status", "output", "$ make up"])] == [
         "make status",
         "make up",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from asat_extraction.extractor.deterministic import DeterministicExtractor
 from asat_extraction.inputs.limits import InputLimits
 from asat_extraction.inputs.ocr import TesseractOcr

@@ -7,12 +7,13 @@ import io
 from collections.abc import Iterator
 
 import pytest
+from fastapi.testclient import TestClient
+
 from asat_extraction.api import build_app
 from asat_extraction.pipeline import Pipeline
 from asat_extraction.store.migrate import migrate
 from asat_extraction.store.postgres import PostgresStore
 from asat_extraction.testing.postgres import scratch_database
-from fastapi.testclient import TestClient
 
 pytestmark = pytest.mark.postgres
 
@@ -59,12 +60,16 @@ def test_all_bad_is_422_and_nothing_stored(client: TestClient) -> None:
     before = len(client.get("/v1/transactions").json()["transactions"])
     response = client.post("/v1/documents", files=[("files", ("x.zip", b"PK\x03\x04\x00\x01\x02"))])
     assert response.status_code == 422 and "x.zip" in response.json()["message"]
+    assert response.json()["error"] == "unreadable_documents"
     assert len(client.get("/v1/transactions").json()["transactions"]) == before
 
 
 def test_too_many_files_is_413(client: TestClient) -> None:
     files = [("files", (f"{i}.txt", f"Total ${i}.00\n".encode())) for i in range(4)]
-    assert client.post("/v1/documents", files=files).status_code == 413
+    response = client.post("/v1/documents", files=files)
+    assert response.status_code == 413
+    body = response.json()
+    assert (body["error"], body["limit"], body["maximum"], body["actual"]) == ("request_too_large", "max_files", 3, 4)
 
 
 def test_correction_recorded_with_original_kept(client: TestClient) -> None:
@@ -90,16 +95,24 @@ def test_correction_recorded_with_original_kept(client: TestClient) -> None:
 def test_bad_patch_is_422(client: TestClient) -> None:
     (result,) = upload(client, ("p.txt", b"Patch Pty Ltd\nTotal $9.00\n"))["results"]  # type: ignore[misc]
     tid = result["transaction"]["id"]
-    assert (
-        client.patch(f"/v1/transactions/{tid}", json={"who": "sam", "changes": {"total_amount": "9"}}).status_code
-        == 422
-    )
-    assert client.patch(f"/v1/transactions/{tid}", json={"who": "sam", "changes": {"colour": "red"}}).status_code == 422
-    assert client.patch(f"/v1/transactions/{tid}", json={"who": "sam"}).status_code == 422
+    short = client.patch(f"/v1/transactions/{tid}", json={"who": "sam", "changes": {"total_amount": "9"}})
+    assert short.status_code == 422
+    body = short.json()  # the shared ErrorBody: every refused field named
+    assert body["error"] == "invalid_request" and body["message"].startswith("the request is not valid: ")
+    assert any(line.startswith("changes.total_amount: ") for line in body["details"])
+    unknown = client.patch(f"/v1/transactions/{tid}", json={"who": "sam", "changes": {"colour": "red"}})
+    assert unknown.status_code == 422 and "changes.colour: " in unknown.json()["message"]
+    nothing = client.patch(f"/v1/transactions/{tid}", json={"who": "sam"})
+    assert nothing.status_code == 422 and nothing.json()["error"] == "invalid_request"
     missing = client.patch(
         "/v1/transactions/00000000-0000-0000-0000-000000000000", json={"who": "s", "review_status": "confirmed"}
     )
-    assert missing.status_code == 404
+    assert missing.status_code == 404 and missing.json()["error"] == "not_found"
+
+
+def test_unknown_route_is_a_404_error_body(client: TestClient) -> None:
+    response = client.get("/v1/nowhere")
+    assert response.status_code == 404 and response.json()["error"] == "not_found"
 
 
 def test_list_filters_and_csv(client: TestClient) -> None:

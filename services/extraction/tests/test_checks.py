@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from asat_extraction.checks.abn_check import check_supplier_abn
 from asat_extraction.checks.buyer_check import check_buyer_identity
 from asat_extraction.checks.gst_check import check_gst
 from asat_extraction.checks.sum_check import check_line_items_sum
-from hypothesis import given
-from hypothesis import strategies as st
 
 CENTS = st.integers(min_value=1, max_value=10_000_000).map(lambda c: Decimal(c) / 100)
 

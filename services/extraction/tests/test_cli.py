@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from asat_extraction.cli import main, run_extract
 from asat_extraction.pipeline import Pipeline
 

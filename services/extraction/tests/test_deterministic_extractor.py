@@ -6,6 +6,7 @@ from datetime import date
 from decimal import Decimal
 
 import pytest
+
 from asat_extraction.extractor.deterministic import DeterministicExtractor
 from asat_extraction.extractor.port import Extractor
 from asat_extraction.fields import DocumentKind, Extraction

@@ -6,11 +6,12 @@ import io
 from email.message import EmailMessage
 
 import pytest
+from PIL import Image
+
 from asat_extraction.inputs.limits import InputLimits
 from asat_extraction.pipeline import Failed, Pipeline, Processed
 from asat_extraction.synthetic.render_image import capture, draw_page, encode, image_pdf
 from asat_extraction.testing.samples import INVOICE_ROWS, as_processed, encrypted
-from PIL import Image
 
 
 def test_text_pdf(pipeline: Pipeline, invoice_pdf: bytes) -> None:

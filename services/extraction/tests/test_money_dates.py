@@ -5,10 +5,11 @@ from __future__ import annotations
 from datetime import date
 from decimal import Decimal
 
-from asat_extraction.dates import Order, document_order, find_dates, resolve
-from asat_extraction.money import display_money, format_money, parse_money
 from hypothesis import given
 from hypothesis import strategies as st
+
+from asat_extraction.dates import Order, document_order, find_dates, resolve
+from asat_extraction.money import display_money, format_money, parse_money
 
 
 def test_money_forms() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from asat_extraction.store.memory import MemoryStore
 from asat_extraction.store.port import DocumentStore
 from asat_extraction.testing.store_contract import DocumentStoreContract

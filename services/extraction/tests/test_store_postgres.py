@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 import psycopg
 import pytest
+
 from asat_extraction.store.migrate import migrate
 from asat_extraction.store.port import DocumentStore
 from asat_extraction.store.postgres import PostgresStore

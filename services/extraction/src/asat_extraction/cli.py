@@ -14,6 +14,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from asat_extraction.composition import ConfigError, build_pipeline, config_from_env
+from asat_extraction.config import ExtractionConfig
 from asat_extraction.pipeline import Failed, Pipeline, Processed
 from asat_extraction.schema import extraction_out
 
@@ -96,7 +97,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         config = config_from_env()
         if args.command == "serve":
-            return _serve()
+            return _serve(config)
         pipeline = build_pipeline(config)
     except ConfigError as error:
         print(f"error: {error}", file=sys.stderr)
@@ -104,11 +105,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     return run_extract(pipeline, args.targets, args.out, args.json)
 
 
-def _serve() -> int:
+def _serve(config: ExtractionConfig) -> int:
     import uvicorn
 
     from asat_extraction.composition import create_app
 
-    config = config_from_env()
     uvicorn.run(create_app(config), host=config.host, port=config.port)
     return 0

@@ -1,15 +1,10 @@
 """The one place the extraction service's adapters are built, from the environment.
 
-Environment (all optional unless said):
-
-- ``ASAT_EXTRACTION_PROVIDER``: ``deterministic`` (default; rules, no model).
-- ``ASAT_EXTRACTION_MAX_BYTES`` (52428800), ``ASAT_EXTRACTION_MAX_PAGES`` (50),
-  ``ASAT_EXTRACTION_MAX_PIXELS`` (60000000), ``ASAT_EXTRACTION_RENDER_DPI`` (150): limits per document.
-- ``ASAT_EXTRACTION_TESSERACT`` (``tesseract``): the OCR program; ``ASAT_EXTRACTION_OCR_LANG`` (``eng``).
-- ``ASAT_EXTRACTION_DATABASE_URL``: Postgres for the HTTP service (required by ``create_app``; falls
-  back to ``ASAT_DATABASE_URL``, the stack's shared server).
-- ``ASAT_EXTRACTION_MAX_FILES`` (20): documents per upload request.
-- ``ASAT_EXTRACTION_HOST`` (127.0.0.1), ``ASAT_EXTRACTION_PORT`` (8750).
+Its settings are the ``ASAT_EXTRACTION_*`` variables (and ``ASAT_DATABASE_URL``, the stack's shared
+Postgres, when ``ASAT_EXTRACTION_DATABASE_URL`` is unset), read as one
+:class:`~asat_extraction.settings.ExtractionSettings`: their defaults and allowed values are there,
+and listed in ``docs/extraction.md``. A bad value is a :class:`ConfigError` naming the variable and
+what is allowed; the HTTP service (``create_app``) also needs a database URL.
 """
 
 from __future__ import annotations
@@ -20,6 +15,7 @@ from collections.abc import Mapping
 import psycopg
 from fastapi import FastAPI
 
+from asat_corpus.env_settings import SettingsError, read_settings
 from asat_extraction.api import build_app
 from asat_extraction.config import ExtractionConfig, Provider
 from asat_extraction.extractor.deterministic import DeterministicExtractor
@@ -28,6 +24,7 @@ from asat_extraction.inputs.errors import InputError
 from asat_extraction.inputs.limits import InputLimits
 from asat_extraction.inputs.ocr import TesseractOcr
 from asat_extraction.pipeline import Pipeline
+from asat_extraction.settings import ExtractionSettings
 from asat_extraction.store.migrate import MigrationError, migrate
 from asat_extraction.store.postgres import PostgresStore
 
@@ -36,47 +33,27 @@ class ConfigError(ValueError):
     """The environment does not describe a service that can start; the message says what to set."""
 
 
-def _integer(env: Mapping[str, str], name: str, default: int, minimum: int = 1) -> int:
-    raw = env.get(name, "").strip()
-    if not raw:
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise ConfigError(f"{name}={raw!r} is not an integer") from None
-    if value < minimum:
-        raise ConfigError(f"{name}={raw!r} must be at least {minimum}")
-    return value
-
-
 def config_from_env(env: Mapping[str, str] | None = None) -> ExtractionConfig:
     """Read the configuration; raise ConfigError naming the variable on an unknown or bad value."""
-    env = os.environ if env is None else env
-    raw_provider = env.get("ASAT_EXTRACTION_PROVIDER", "").strip() or Provider.DETERMINISTIC.value
     try:
-        provider = Provider(raw_provider)
-    except ValueError:
-        known = ", ".join(p.value for p in Provider)
-        raise ConfigError(
-            f"ASAT_EXTRACTION_PROVIDER={raw_provider!r} is not a known provider; use one of: {known}"
-        ) from None
-    defaults = InputLimits()
+        settings = read_settings(ExtractionSettings, os.environ if env is None else env)
+    except SettingsError as exc:
+        raise ConfigError(str(exc)) from None
     limits = InputLimits(
-        max_bytes=_integer(env, "ASAT_EXTRACTION_MAX_BYTES", defaults.max_bytes),
-        max_pages=_integer(env, "ASAT_EXTRACTION_MAX_PAGES", defaults.max_pages),
-        max_pixels=_integer(env, "ASAT_EXTRACTION_MAX_PIXELS", defaults.max_pixels),
-        render_dpi=_integer(env, "ASAT_EXTRACTION_RENDER_DPI", defaults.render_dpi, minimum=72),
+        max_bytes=settings.max_bytes,
+        max_pages=settings.max_pages,
+        max_pixels=settings.max_pixels,
+        render_dpi=settings.render_dpi,
     )
-    url = env.get("ASAT_EXTRACTION_DATABASE_URL", "").strip() or env.get("ASAT_DATABASE_URL", "").strip() or None
     return ExtractionConfig(
-        provider=provider,
+        provider=settings.provider,
         limits=limits,
-        tesseract=env.get("ASAT_EXTRACTION_TESSERACT", "").strip() or "tesseract",
-        ocr_language=env.get("ASAT_EXTRACTION_OCR_LANG", "").strip() or "eng",
-        database_url=url,
-        host=env.get("ASAT_EXTRACTION_HOST", "").strip() or "127.0.0.1",
-        port=_integer(env, "ASAT_EXTRACTION_PORT", 8750),
-        max_upload_files=_integer(env, "ASAT_EXTRACTION_MAX_FILES", 20),
+        tesseract=settings.tesseract,
+        ocr_language=settings.ocr_language,
+        database_url=settings.database_url or settings.stack_database_url,
+        host=settings.host,
+        port=settings.port,
+        max_upload_files=settings.max_upload_files,
     )
 
 

@@ -1,8 +1,11 @@
-"""The service's configuration, as read by ``composition`` (the only settings reader)."""
+"""The service's configuration, as plain values (read from the environment in ``composition``).
+
+The defaults and what each value allows live in one place: ``asat_extraction.settings``.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 
 from asat_extraction.inputs.limits import InputLimits
@@ -14,11 +17,11 @@ class Provider(StrEnum):
 
 @dataclass(frozen=True)
 class ExtractionConfig:
-    provider: Provider = Provider.DETERMINISTIC
-    limits: InputLimits = field(default_factory=InputLimits)
-    tesseract: str = "tesseract"
-    ocr_language: str = "eng"
-    database_url: str | None = None
-    host: str = "127.0.0.1"
-    port: int = 8750
-    max_upload_files: int = 20
+    provider: Provider
+    limits: InputLimits
+    tesseract: str
+    ocr_language: str
+    database_url: str | None
+    host: str
+    port: int
+    max_upload_files: int

@@ -13,11 +13,9 @@ from dataclasses import dataclass
 from datetime import date
 from enum import StrEnum
 
-MONTHS = {
-    "jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6,
-    "jul": 7, "aug": 8, "sep": 9, "oct": 10, "nov": 11, "dec": 12,
-}  # fmt: skip
-_MONTH = r"(?P<month_name>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+from asat_corpus.text.months import MONTH_PATTERN, calendar_date, month_number
+
+_MONTH = rf"(?P<month_name>{MONTH_PATTERN})"  # the shared month names; the patterns below ignore case
 
 NUMERIC = re.compile(
     r"(?<![\d/.\-])(?P<a>\d{1,2})(?P<sep>[/.\-])(?P<b>\d{1,2})(?P=sep)(?P<y>\d{4}|\d{2})(?![\d/.\-]*\d)"
@@ -51,29 +49,23 @@ def _year(raw: str) -> int:
     return 2000 + int(raw) if len(raw) == 2 else int(raw)
 
 
-def _safe(year: int, month: int, day: int) -> date | None:
-    try:
-        return date(year, month, day)
-    except ValueError:
-        return None
-
-
 def find_dates(text: str) -> list[DateMatch]:
     """Every date in ``text`` in order of position (overlapping matches dropped)."""
     found: list[DateMatch] = []
     for m in ISO.finditer(text):
-        value = _safe(int(m["y"]), int(m["m"]), int(m["d"]))
+        value = calendar_date(int(m["y"]), int(m["m"]), int(m["d"]))
         if value:
             found.append(DateMatch(m.start(), m.end(), m.group(0), value, value))
     for pattern in (DAY_MONTH, MONTH_DAY):
         for m in pattern.finditer(text):
-            value = _safe(int(m["y"]), MONTHS[m["month_name"][:3].lower()], int(m["d"]))
+            month = month_number(m["month_name"])
+            value = calendar_date(int(m["y"]), month, int(m["d"])) if month is not None else None
             if value:
                 found.append(DateMatch(m.start(), m.end(), m.group(0), value, value))
     for m in NUMERIC.finditer(text):
         year = _year(m["y"])
         a, b = int(m["a"]), int(m["b"])
-        first, second = _safe(year, b, a), _safe(year, a, b)
+        first, second = calendar_date(year, b, a), calendar_date(year, a, b)
         if first or second:
             found.append(DateMatch(m.start(), m.end(), m.group(0), first, second))
     found.sort(key=lambda d: d.start)

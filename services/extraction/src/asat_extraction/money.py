@@ -2,6 +2,10 @@
 
 Accepted: ``1,234.50``, ``$1,234.50``, ``-$12.00``, ``($12.00)``, ``12.00 CR``, ``A$12.00``. An amount
 must show cents (two decimals); ``12`` alone is a quantity, not money.
+
+Not ``asat_corpus.text.figures.read_figures``: that reads figures in running prose (``$2.5b``,
+``ten dollars``, ``$300`` without cents, dollars only) and knows no credit forms, while an invoice
+amount must show cents, may be negative by ``-``, parentheses or ``CR``, and may be in € or £.
 """
 
 from __future__ import annotations
