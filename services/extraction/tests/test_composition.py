@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from asat_corpus.env_settings import SettingsError, read_settings
-from asat_extraction.composition import ConfigError, build_pipeline, config_from_env, create_app
-from asat_extraction.config import Provider
+from asat_extraction.composition import ConfigError, build_extractor, build_pipeline, config_from_env, create_app
+from asat_extraction.config import ModelConfig, Provider
 from asat_extraction.inputs.limits import InputLimits
 from asat_extraction.settings import ExtractionSettings
 
@@ -61,3 +61,68 @@ def test_database_url_falls_back_to_the_stack_one() -> None:
     assert config_from_env({"ASAT_DATABASE_URL": "postgresql://x/y"}).database_url == "postgresql://x/y"
     both = {"ASAT_DATABASE_URL": "postgresql://x/y", "ASAT_EXTRACTION_DATABASE_URL": "postgresql://e/f"}
     assert config_from_env(both).database_url == "postgresql://e/f"
+
+
+# --- model providers ----------------------------------------------------------------------------------
+
+
+def test_a_model_provider_is_configured_and_built() -> None:
+    env = {
+        "ASAT_EXTRACTION_PROVIDER": "openai",
+        "ASAT_EXTRACTION_BASE_URL": "http://127.0.0.1:8000/v1/",
+        "ASAT_EXTRACTION_MODEL": "qwen2.5-vl-7b",
+        "ASAT_EXTRACTION_MODEL_TIMEOUT": "30",
+    }
+    config = config_from_env(env)
+    assert config.provider is Provider.OPENAI
+    assert config.model == ModelConfig("http://127.0.0.1:8000/v1", "qwen2.5-vl-7b", "", 30.0)
+    assert build_extractor(config).name == "openai:qwen2.5-vl-7b"
+    assert build_pipeline(config).images is True
+
+
+def test_anthropic_and_ollama_have_default_base_urls() -> None:
+    anthropic = config_from_env(
+        {
+            "ASAT_EXTRACTION_PROVIDER": "anthropic",
+            "ASAT_EXTRACTION_MODEL": "claude-sonnet-4-5",
+            "ASAT_EXTRACTION_API_KEY": "sk-ant-secret",
+        }
+    )
+    assert anthropic.model is not None and anthropic.model.base_url == "https://api.anthropic.com"
+    assert build_extractor(anthropic).name == "anthropic:claude-sonnet-4-5"
+    ollama = config_from_env({"ASAT_EXTRACTION_PROVIDER": "ollama", "ASAT_EXTRACTION_MODEL": "llama3.2-vision"})
+    assert ollama.model is not None and ollama.model.base_url == "http://127.0.0.1:11434"
+    assert "sk-ant-secret" not in repr(anthropic)  # the API key is never shown
+
+
+def test_deterministic_needs_no_model_and_reads_no_images() -> None:
+    config = config_from_env({"ASAT_EXTRACTION_MODEL": "ignored"})
+    assert config.model is None and build_extractor(config).name == "deterministic"
+
+
+@pytest.mark.parametrize(
+    ("env", "variable"),
+    [
+        ({"ASAT_EXTRACTION_PROVIDER": "openai", "ASAT_EXTRACTION_MODEL": "m"}, "ASAT_EXTRACTION_BASE_URL"),
+        ({"ASAT_EXTRACTION_PROVIDER": "openai", "ASAT_EXTRACTION_BASE_URL": "http://h/v1"}, "ASAT_EXTRACTION_MODEL"),
+        ({"ASAT_EXTRACTION_PROVIDER": "anthropic", "ASAT_EXTRACTION_MODEL": "m"}, "ASAT_EXTRACTION_API_KEY"),
+        ({"ASAT_EXTRACTION_PROVIDER": "ollama", "ASAT_EXTRACTION_MODEL": "  "}, "ASAT_EXTRACTION_MODEL"),
+        (
+            {"ASAT_EXTRACTION_PROVIDER": "ollama", "ASAT_EXTRACTION_MODEL": "m", "ASAT_EXTRACTION_BASE_URL": "h:1"},
+            "ASAT_EXTRACTION_BASE_URL",
+        ),
+        (
+            {"ASAT_EXTRACTION_PROVIDER": "ollama", "ASAT_EXTRACTION_MODEL": "m", "ASAT_EXTRACTION_MODEL_TIMEOUT": "0"},
+            "ASAT_EXTRACTION_MODEL_TIMEOUT",
+        ),
+        ({"ASAT_EXTRACTION_PROVIDER": "openai_compatible"}, "ASAT_EXTRACTION_PROVIDER"),
+    ],
+)
+def test_a_missing_or_bad_model_setting_names_the_variable(env: dict[str, str], variable: str) -> None:
+    with pytest.raises(ConfigError, match=variable):
+        config_from_env(env)
+
+
+def test_an_unknown_provider_lists_the_known_ones() -> None:
+    with pytest.raises(ConfigError, match=r"ASAT_EXTRACTION_PROVIDER='gpt'.*deterministic, openai, anthropic, ollama"):
+        config_from_env({"ASAT_EXTRACTION_PROVIDER": "gpt"})

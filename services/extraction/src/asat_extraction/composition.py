@@ -17,16 +17,26 @@ from fastapi import FastAPI
 
 from asat_corpus.env_settings import SettingsError, read_settings
 from asat_extraction.api import build_app
-from asat_extraction.config import ExtractionConfig, Provider
+from asat_extraction.config import ExtractionConfig, ModelConfig, Provider
 from asat_extraction.extractor.deterministic import DeterministicExtractor
 from asat_extraction.extractor.port import Extractor
 from asat_extraction.inputs.errors import InputError
 from asat_extraction.inputs.limits import InputLimits
 from asat_extraction.inputs.ocr import TesseractOcr
+from asat_extraction.model import anthropic_adapter, ollama_adapter
+from asat_extraction.model.anthropic_adapter import AnthropicTransport
+from asat_extraction.model.extractor import ModelExtractor, ModelTransport
+from asat_extraction.model.ollama_adapter import OllamaTransport
+from asat_extraction.model.openai_adapter import OpenAITransport
 from asat_extraction.pipeline import Pipeline
 from asat_extraction.settings import ExtractionSettings
 from asat_extraction.store.migrate import MigrationError, migrate
 from asat_extraction.store.postgres import PostgresStore
+
+PROVIDER = "ASAT_EXTRACTION_PROVIDER"
+BASE_URL = "ASAT_EXTRACTION_BASE_URL"
+MODEL = "ASAT_EXTRACTION_MODEL"
+API_KEY = "ASAT_EXTRACTION_API_KEY"
 
 
 class ConfigError(ValueError):
@@ -47,6 +57,7 @@ def config_from_env(env: Mapping[str, str] | None = None) -> ExtractionConfig:
     )
     return ExtractionConfig(
         provider=settings.provider,
+        model=_model_config(settings),
         limits=limits,
         tesseract=settings.tesseract,
         ocr_language=settings.ocr_language,
@@ -57,10 +68,54 @@ def config_from_env(env: Mapping[str, str] | None = None) -> ExtractionConfig:
     )
 
 
+def _model_config(settings: ExtractionSettings) -> ModelConfig | None:
+    """The model provider's settings; ConfigError naming the variable a provider needs and lacks.
+
+    ==============  ==========================  ======================  =========================
+    provider        ASAT_EXTRACTION_BASE_URL    ASAT_EXTRACTION_MODEL   ASAT_EXTRACTION_API_KEY
+    ==============  ==========================  ======================  =========================
+    deterministic   not used                    not used                not used
+    openai          required                    required                optional (local servers)
+    anthropic       default api.anthropic.com   required                required
+    ollama          default 127.0.0.1:11434     required                optional (hosted Ollama)
+    ==============  ==========================  ======================  =========================
+    """
+    provider = settings.provider
+    if provider is Provider.DETERMINISTIC:
+        return None
+    model = _required(settings.model, MODEL, provider, "the model name the provider serves")
+    api_key = settings.api_key or ""
+    if provider is Provider.OPENAI:
+        base_url = _required(settings.base_url, BASE_URL, provider, "the API root, e.g. http://127.0.0.1:8000/v1")
+    elif provider is Provider.ANTHROPIC:
+        base_url = settings.base_url or anthropic_adapter.DEFAULT_BASE_URL
+        api_key = _required(settings.api_key, API_KEY, provider, "the Anthropic API key")
+    else:
+        base_url = settings.base_url or ollama_adapter.DEFAULT_BASE_URL
+    return ModelConfig(base_url=base_url, model=model, api_key=api_key, timeout=settings.model_timeout)
+
+
+def _required(value: str | None, variable: str, provider: Provider, what: str) -> str:
+    if not value:
+        raise ConfigError(f"{PROVIDER}={provider.value} needs {variable} set to {what}; it is unset or empty")
+    return value
+
+
 def build_extractor(config: ExtractionConfig) -> Extractor:
+    """The deterministic extractor, or the model adapter ``ASAT_EXTRACTION_PROVIDER`` names (never a fallback)."""
     if config.provider is Provider.DETERMINISTIC:
         return DeterministicExtractor()
-    raise ConfigError(f"ASAT_EXTRACTION_PROVIDER={config.provider.value!r} has no adapter")  # pragma: no cover
+    if config.model is None:
+        raise ConfigError(f"{PROVIDER}={config.provider.value} needs {MODEL}; the configuration has no model settings")
+    model = config.model
+    transport: ModelTransport
+    if config.provider is Provider.OPENAI:
+        transport = OpenAITransport(model.base_url, model.model, model.api_key, timeout=model.timeout)
+    elif config.provider is Provider.ANTHROPIC:
+        transport = AnthropicTransport(model.base_url, model.model, model.api_key, timeout=model.timeout)
+    else:
+        transport = OllamaTransport(model.base_url, model.model, model.api_key, timeout=model.timeout)
+    return ModelExtractor(transport)
 
 
 def build_pipeline(config: ExtractionConfig) -> Pipeline:
@@ -69,7 +124,8 @@ def build_pipeline(config: ExtractionConfig) -> Pipeline:
         ocr = TesseractOcr(config.ocr_language, config.tesseract)
     except InputError as error:
         raise ConfigError(f"ASAT_EXTRACTION_TESSERACT={config.tesseract!r}: {error.message}") from None
-    return Pipeline(build_extractor(config), ocr, config.limits)
+    extractor = build_extractor(config)
+    return Pipeline(extractor, ocr, config.limits, images=config.provider is not Provider.DETERMINISTIC)
 
 
 def create_app(config: ExtractionConfig | None = None) -> FastAPI:

@@ -5,7 +5,7 @@ The defaults and what each value allows live in one place: ``asat_extraction.set
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from asat_extraction.inputs.limits import InputLimits
@@ -13,6 +13,19 @@ from asat_extraction.inputs.limits import InputLimits
 
 class Provider(StrEnum):
     DETERMINISTIC = "deterministic"
+    OPENAI = "openai"
+    ANTHROPIC = "anthropic"
+    OLLAMA = "ollama"
+
+
+@dataclass(frozen=True)
+class ModelConfig:
+    """Where a model provider is and which model to ask (``api_key`` may be empty for local servers)."""
+
+    base_url: str
+    model: str
+    api_key: str = field(default="", repr=False)
+    timeout: float = 120.0
 
 
 @dataclass(frozen=True)
@@ -25,3 +38,4 @@ class ExtractionConfig:
     host: str
     port: int
     max_upload_files: int
+    model: ModelConfig | None = None  # set for every provider but deterministic

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 
@@ -27,10 +27,20 @@ class Page:
 
 
 @dataclass(frozen=True)
+class PageImage:
+    """The picture of page ``page`` (PNG or JPEG bytes), offered to vision models beside the text."""
+
+    page: int
+    media_type: str
+    data: bytes = field(repr=False)
+
+
+@dataclass(frozen=True)
 class DocumentText:
     pages: tuple[Page, ...]
     input_kind: InputKind
     media_type: str
+    images: tuple[PageImage, ...] = ()  # only when the pipeline was asked for them (model providers)
 
     @property
     def ocr(self) -> bool:

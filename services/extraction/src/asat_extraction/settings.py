@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from asat_corpus.env_settings import HOST_ALLOWED, PORT_ALLOWED, EnvSettings, Port
+from asat_corpus.env_settings import HOST_ALLOWED, PORT_ALLOWED, URL_ALLOWED, EnvSettings, HttpUrl, Port
 from asat_extraction.config import Provider
 from asat_extraction.inputs.limits import InputLimits
 
@@ -24,6 +24,27 @@ class ExtractionSettings(EnvSettings):
         default=Provider.DETERMINISTIC,
         validation_alias="ASAT_EXTRACTION_PROVIDER",
         description=f"one of {', '.join(provider.value for provider in Provider)}",
+    )
+    base_url: HttpUrl | None = Field(
+        default=None,
+        validation_alias="ASAT_EXTRACTION_BASE_URL",
+        description=f"the model API's root, {URL_ALLOWED} (openai: required, e.g. http://127.0.0.1:8000/v1)",
+    )
+    model: str | None = Field(
+        default=None,
+        validation_alias="ASAT_EXTRACTION_MODEL",
+        description="the model name the provider serves (required for every provider but deterministic)",
+    )
+    api_key: str | None = Field(
+        default=None,
+        validation_alias="ASAT_EXTRACTION_API_KEY",
+        description="the provider's API key (required for anthropic; optional for openai and ollama)",
+    )
+    model_timeout: float = Field(
+        default=120.0,
+        gt=0,
+        validation_alias="ASAT_EXTRACTION_MODEL_TIMEOUT",
+        description="seconds to wait for one model reply, more than 0",
     )
     max_bytes: int = Field(
         default=_LIMITS.max_bytes, ge=1, validation_alias="ASAT_EXTRACTION_MAX_BYTES", description=AT_LEAST_ONE

@@ -8,6 +8,18 @@ from asat_extraction.document import DocumentText
 from asat_extraction.fields import Extraction
 
 
+class ExtractorError(Exception):
+    """The extractor could not read this document (a model did not answer, or answered unusably).
+
+    The pipeline turns it into a per-document error; ``message`` names the provider and the
+    setting to check. The rest of the batch carries on.
+    """
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
 class Extractor(Protocol):
     @property
     def name(self) -> str:
@@ -15,5 +27,8 @@ class Extractor(Protocol):
         ...
 
     def extract(self, document: DocumentText) -> Extraction:
-        """The fields of ``document``; a field not shown is null with a reason, never guessed."""
+        """The fields of ``document``; a field not shown is null with a reason, never guessed.
+
+        Raises :class:`ExtractorError` when the document cannot be read by this extractor.
+        """
         ...

@@ -32,6 +32,12 @@ def open_image(data: bytes, limits: InputLimits) -> Image.Image:
         raise InputError(Cause.IMAGE_TOO_LARGE, f"the image is too large to decode safely ({error})") from None
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as error:
         raise InputError(Cause.CORRUPT, f"the image cannot be decoded ({error}): it is damaged or truncated") from None
+    if getattr(image, "n_frames", 1) > 1:
+        return image  # a copy would keep only the first frame: each frame is turned upright as it is read
+    return _upright(image)
+
+
+def _upright(image: Image.Image) -> Image.Image:
     return ImageOps.exif_transpose(image) or image
 
 
@@ -46,5 +52,17 @@ def read_image(data: bytes, limits: InputLimits, ocr: OcrEngine | None) -> list[
     texts: list[str] = []
     for frame in range(frames):
         image.seek(frame)
-        texts.append(ocr.read(image.convert("RGB")).text)
+        texts.append(ocr.read(_upright(image).convert("RGB")).text)
     return texts
+
+
+def frames_as_png(data: bytes, limits: InputLimits) -> list[bytes]:
+    """Each frame of the image as PNG bytes (vision APIs take PNG or JPEG, not TIFF)."""
+    image = open_image(data, limits)
+    frames: list[bytes] = []
+    for frame in range(min(getattr(image, "n_frames", 1), limits.max_pages)):
+        image.seek(frame)
+        out = io.BytesIO()
+        _upright(image).convert("RGB").save(out, format="PNG")
+        frames.append(out.getvalue())
+    return frames

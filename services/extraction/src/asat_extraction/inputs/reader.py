@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from asat_extraction.document import DocumentText, InputKind, Page
+from asat_extraction.document import DocumentText, InputKind, Page, PageImage
 from asat_extraction.fields import Warning
 from asat_extraction.inputs.email_input import parse_email
 from asat_extraction.inputs.errors import Cause, InputError
-from asat_extraction.inputs.image import read_image
+from asat_extraction.inputs.image import frames_as_png, read_image
 from asat_extraction.inputs.limits import InputLimits
 from asat_extraction.inputs.ocr import OcrEngine
 from asat_extraction.inputs.pdf import read_pdf
@@ -49,8 +49,14 @@ def _pages_of(
     raise InputError(Cause.UNSUPPORTED, f"{name}: {media.value} is not read here")  # pragma: no cover
 
 
-def read_document(name: str, data: bytes, limits: InputLimits, ocr: OcrEngine | None) -> ReadResult:
-    """Pages of text of the file ``name`` with bytes ``data``; raises InputError naming the cause."""
+def read_document(
+    name: str, data: bytes, limits: InputLimits, ocr: OcrEngine | None, *, images: bool = False
+) -> ReadResult:
+    """Pages of text of the file ``name`` with bytes ``data``; raises InputError naming the cause.
+
+    With ``images``, an image document (PNG, JPEG, TIFF) also keeps each page's picture (a TIFF
+    frame as PNG) for a vision model; PDFs and emails give text only.
+    """
     _check_size(name, data, limits)
     media = sniff(data)
     if media is None:
@@ -72,7 +78,14 @@ def read_document(name: str, data: bytes, limits: InputLimits, ocr: OcrEngine | 
         return _read_email(name, data, limits, ocr, warnings)
     texts, kind = _pages_of(name, data, media, limits, ocr)
     pages = tuple(Page(i, text, f"{name} page {i}", ocr=is_ocr) for i, (text, is_ocr) in enumerate(texts, start=1))
-    return ReadResult(DocumentText(pages, kind, media.value), tuple(warnings))
+    pictures: tuple[PageImage, ...] = ()
+    if images and media in (MediaType.PNG, MediaType.JPEG):
+        pictures = (PageImage(1, media.value, data),)
+    elif images and media is MediaType.TIFF:
+        pictures = tuple(
+            PageImage(i, MediaType.PNG.value, png) for i, png in enumerate(frames_as_png(data, limits), start=1)
+        )
+    return ReadResult(DocumentText(pages, kind, media.value, pictures), tuple(warnings))
 
 
 def _read_email(
