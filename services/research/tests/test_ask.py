@@ -21,13 +21,13 @@ from asat_corpus.attribution import register_attribution
 from asat_research.api import outcome_json
 from asat_research.ask import DEFAULT_URL, OutcomeOut, main, parser
 from asat_research.pipeline import AnswerClaim, Citation, ReadingItem, ResearchOutcome
-from asat_research.temporal import ScopeSource, TemporalScope
+from asat_research.temporal import ParameterPeriod, PeriodConflict, QuestionPeriod, ScopeSource, TemporalScope
 
 from .probe.research_stub import ResearchStub, as_sent, recorded
 from .probe.silent_server import SilentServer, refused_url
 
 QUESTION = "What aggregated turnover made a business a small business entity?"
-RECORDED = ("answered", "answered_model", "abstained")
+RECORDED = ("answered", "answered_model", "abstained", "period_conflict")
 
 # The recorded replies were taken on the corpus snapshot whose newest compilation is 1 April 2026.
 ATTRIBUTION = register_attribution(date(2026, 4, 1))
@@ -52,6 +52,10 @@ def _ask(capsys: pytest.CaptureFixture[str], *argv: str, env: dict[str, str] | N
     return code, captured.out, captured.err
 
 
+def _dated(period: dict[str, Any]) -> dict[str, Any]:
+    return period | {"start": date.fromisoformat(period["start"]), "end": date.fromisoformat(period["end"])}
+
+
 def _rebuild(body: dict[str, Any]) -> ResearchOutcome:
     """The pipeline's own outcome, from its JSON (the inverse of ``outcome_json``)."""
 
@@ -60,9 +64,17 @@ def _rebuild(body: dict[str, Any]) -> ResearchOutcome:
 
     scope = body["scope"]
     fields = {f.name for f in dataclasses.fields(ResearchOutcome)}
-    plain = {name: body[name] for name in fields - {"scope", "claims", "reading_list", "reasons"}}
+    plain = {name: body[name] for name in fields - {"scope", "claims", "reading_list", "reasons", "period_conflict"}}
+    conflict = body["period_conflict"]
     return ResearchOutcome(
         **plain,
+        period_conflict=None
+        if conflict is None
+        else PeriodConflict(
+            QuestionPeriod(**_dated(conflict["question"])),
+            ParameterPeriod(**_dated(conflict["parameter"])),
+            conflict["reason"],
+        ),
         reasons=tuple(body["reasons"]),
         scope=TemporalScope(
             scope["income_year"],
@@ -409,3 +421,28 @@ def test_without_as_known_on_the_request_and_heading_are_as_before(
     assert research.requests == [{"question": QUESTION, "income_year": 2015, "as_of": None}]
     assert out.splitlines()[0] == "Answer: income year 2015 (1 July 2014 to 30 June 2015)"
     assert "as known on" not in out
+
+
+def test_a_period_conflict_prints_both_periods_and_how_to_ask_for_each_and_exits_3(
+    research: ResearchStub, capsys: pytest.CaptureFixture[str]
+) -> None:
+    research.answer_with("period_conflict")
+    question = "What aggregated turnover made a business a small business entity in FY2016?"
+    code, out, err = _ask(capsys, question, "--income-year", "2026", "--url", research.url)
+    assert (code, err) == (3, "")
+    assert research.requests == [{"question": question, "income_year": 2026, "as_of": None}]
+    lines = out.splitlines()
+    assert lines[0] == "No answer (period_conflict): income year 2026 (1 July 2025 to 30 June 2026)"
+    assert lines[2:4] == [
+        "Why:",
+        "- the question names income year 2016 ('FY2016': 1 July 2015 to 30 June 2016) but income_year=2026 was "
+        "given (income year 2026: 1 July 2025 to 30 June 2026): ask again with one of them (set income_year=2016, "
+        "or reword the question for income year 2026)",
+    ]
+    assert lines[5:8] == [
+        "The question and the period given disagree; nothing was looked up. Ask again with one of them:",
+        "- income year 2016 (1 July 2015 to 30 June 2016), as the question says ('FY2016'): --income-year 2016",
+        "- income year 2026 (1 July 2025 to 30 June 2026), as income_year=2026 says: reword the question without "
+        "'FY2016' and give --income-year 2026",
+    ]
+    assert "Reading list:" not in lines and lines[-1] == ATTRIBUTION

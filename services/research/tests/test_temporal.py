@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from asat_research.temporal import ScopeSource, TemporalError, resolve_income_year
+from asat_research.temporal import ScopeSource, TemporalError, period_conflict, preview, resolve_income_year
 
 TODAY = date(2026, 12, 2)
 
@@ -81,3 +81,79 @@ def test_never_crashes_on_arbitrary_text(question: str) -> None:
     except TemporalError:
         return
     assert 1900 <= scope.income_year <= 2100
+
+
+def test_two_years_in_one_question_are_refused_naming_both_years() -> None:
+    with pytest.raises(TemporalError) as raised:
+        resolve_income_year("compare FY2015 and 2019-20", TODAY)
+    assert "income year 2015 ('FY2015'), income year 2020 ('2019-20')" in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("question", "income_year", "as_of"),
+    [
+        ("in FY2024?", None, None),  # no parameter
+        ("can I claim the roof repair?", 2027, None),  # no period in the question
+        ("in FY2024?", 2024, None),  # the same year
+        ("in the 2023-24 income year?", 2024, None),
+        ("as at 1 July 2016, what was the rule?", None, date(2017, 3, 1)),  # the same income year, another day
+        ("compare FY2015 and FY2020", 2020, None),  # the parameter picks one of the question's years
+    ],
+)
+def test_no_conflict(question: str, income_year: int | None, as_of: date | None) -> None:
+    assert period_conflict(question, income_year, as_of) is None
+
+
+def test_a_conflict_names_both_periods_in_words_and_as_data() -> None:
+    conflict = period_conflict("Home office running expenses at a fixed rate per hour in FY2024?", 2027, None)
+    assert conflict is not None
+    assert conflict.reason == (
+        "the question names income year 2024 ('FY2024': 1 July 2023 to 30 June 2024) but income_year=2027 was given "
+        "(income year 2027: 1 July 2026 to 30 June 2027): ask again with one of them (set income_year=2024, or "
+        "reword the question for income year 2027)"
+    )
+    asked, given = conflict.question, conflict.parameter
+    assert (asked.income_year, asked.matched, asked.start, asked.end) == (
+        2024,
+        "FY2024",
+        date(2023, 7, 1),
+        date(2024, 6, 30),
+    )
+    assert (given.income_year, given.name, given.start, given.end) == (
+        2027,
+        "income_year=2027",
+        date(2026, 7, 1),
+        date(2027, 6, 30),
+    )
+
+
+def test_an_as_of_day_and_several_years_in_the_question() -> None:
+    by_day = period_conflict("what was it in 2019-20?", None, date(2026, 8, 1))
+    assert by_day is not None and by_day.parameter.name == "as_of=2026-08-01" and by_day.parameter.income_year == 2027
+    several = period_conflict("compare FY2015 and FY2020", 2027, None)
+    assert several is not None and several.question.income_year == 2015
+    assert "income year 2015 ('FY2015'), income year 2020 ('FY2020') but income_year=2027" in several.reason
+
+
+def test_preview_reads_what_resolve_reads_and_the_conflict() -> None:
+    read = preview("in FY2024?", TODAY)
+    assert (read.scope.income_year, read.scope.source, read.start, read.end, read.conflict) == (
+        2024,
+        ScopeSource.QUESTION,
+        date(2023, 7, 1),
+        date(2024, 6, 30),
+        None,
+    )
+    assert preview("no year here", TODAY).scope.source is ScopeSource.DEFAULT
+    clash = preview("in FY2024?", TODAY, income_year=2027)
+    assert clash.scope.income_year == 2027 and clash.conflict is not None
+    with pytest.raises(TemporalError, match="more than one income year"):
+        preview("FY2015 or FY2020?", TODAY)
+
+
+@given(st.integers(1901, 2100), st.integers(1901, 2100))
+def test_fy_and_income_year_conflict_exactly_when_they_differ(named: int, given_year: int) -> None:
+    conflict = period_conflict(f"What applied in FY{named}?", given_year, None)
+    assert (conflict is None) == (named == given_year)
+    if conflict is not None:
+        assert f"income year {named}" in conflict.reason and f"income_year={given_year}" in conflict.reason

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -220,14 +221,95 @@ SOURCES = {
 }
 
 
+CURRENT_YEAR = 2027  # the stub's "today" is in income year 2027
+_FY = re.compile(r"\bFY\s?(\d{4})\b", re.IGNORECASE)
+
+
+def _span(year: int) -> dict[str, str]:
+    return {"start": f"{year - 1}-07-01", "end": f"{year}-06-30"}
+
+
+def read_period(body: dict[str, Any]) -> dict[str, Any]:
+    """Research's ``POST /v1/period`` for questions naming the year as FYnnnn (the stub's reading)."""
+    question, year = str(body.get("question", "")), body.get("income_year")
+    named = _FY.search(question)
+    conflict = None
+    if named and year is not None and int(named.group(1)) != year:
+        asked = int(named.group(1))
+        conflict = {
+            "question": {"income_year": asked, "matched": named.group(0)} | _span(asked),
+            "parameter": {"income_year": year, "name": f"income_year={year}"} | _span(year),
+            "reason": f"the question names income year {asked} ({named.group(0)!r}: 1 July {asked - 1} to 30 June "
+            f"{asked}) but income_year={year} was given (income year {year}: 1 July {year - 1} to 30 June {year}): "
+            "ask again with one of them",
+        }
+    if year is not None:
+        scope = {"income_year": year, "source": "parameter", "matched": f"income_year={year}"}
+    elif named:
+        scope = {"income_year": int(named.group(1)), "source": "question", "matched": named.group(0)}
+    else:
+        scope = {"income_year": CURRENT_YEAR, "source": "default (current income year)", "matched": "today"}
+    return scope | {"as_of": None, "conflict": conflict} | _span(int(scope["income_year"]))
+
+
+def period_outcome(body: dict[str, Any]) -> dict[str, Any]:
+    """The outcome for ``body`` as research decides it on the period: ``period_conflict`` where the
+    question's FYnnnn and income_year disagree, else the canned answer for the year read."""
+    read = read_period(body)
+    scope = {k: read[k] for k in ("income_year", "as_of", "source", "matched")}
+    conflict = read["conflict"]
+    if conflict is None:
+        return outcome(scope=scope)
+    return outcome(
+        answered=False,
+        decision="period_conflict",
+        reasons=[conflict["reason"]],
+        reading_list=[],
+        scope=scope,
+        period_conflict=conflict,
+        model="none (refused before retrieval)",
+    )
+
+
+def _period_events(body: dict[str, Any]) -> Iterator[str]:
+    """The stream for ``period_outcome``: a conflict goes from resolve to the gate."""
+    reply = period_outcome(body)
+    read = read_period(body)
+    resolve = {k: read[k] for k in ("income_year", "as_of", "source", "matched")}
+    if read["conflict"] is not None:
+        resolve["period_conflict"] = read["conflict"]["reason"]
+    yield _event("stage", {"stage": "resolve", "ms": 0.2} | resolve)
+    if read["conflict"] is None:
+        yield _event("stage", {"stage": "retrieve", "ms": 12.5, "hits": 7, "gap_markers": 1})
+    yield _event("stage", {"stage": "gate", "ms": 0.1, "decision": reply["decision"], "reasons": reply["reasons"]})
+    yield _event("stage", {"stage": "audit", "ms": 0.3, "audit_id": reply["audit_id"]})
+    yield _event("result", reply)
+
+
 def _event(name: str, data: dict[str, Any]) -> str:
     return f"event: {name}\ndata: {json.dumps(data)}\n\n"
 
 
-def create_stub(result: dict[str, Any] | None = None, error: dict[str, Any] | None = None) -> FastAPI:
-    """The stub; ``result`` is the outcome streamed, ``error`` an error event sent instead."""
+def create_stub(
+    result: dict[str, Any] | None = None, error: dict[str, Any] | None = None, periods: bool = False
+) -> FastAPI:
+    """The stub; ``result`` is the outcome streamed, ``error`` an error event sent instead; with
+    ``periods``, the outcome follows the period asked (``period_outcome``)."""
     app = FastAPI()
     app.state.requests = []
+
+    def reply_for(body: dict[str, Any]) -> dict[str, Any]:
+        if result is not None:
+            return result
+        return period_outcome(body) if periods else outcome()
+
+    @app.post("/v1/period")
+    def period(body: dict[str, Any]) -> JSONResponse:
+        app.state.period_requests = [*getattr(app.state, "period_requests", []), body]
+        if len(_FY.findall(str(body.get("question", "")))) > 1 and body.get("income_year") is None:
+            message = "the question names more than one income year; ask about one year at a time, or set income_year"
+            return JSONResponse({"error": "invalid_request", "message": message}, status_code=422)
+        return JSONResponse(read_period(body))
 
     @app.post("/v1/research/stream", response_model=None)
     def stream(body: dict[str, Any]) -> StreamingResponse | JSONResponse:
@@ -236,6 +318,9 @@ def create_stub(result: dict[str, Any] | None = None, error: dict[str, Any] | No
             return JSONResponse({"error": "invalid_request", "message": "the question is empty"}, status_code=422)
 
         def events() -> Iterator[str]:
+            if periods and result is None and error is None:
+                yield from _period_events(body)
+                return
             yield _event(
                 "stage", {"stage": "resolve", "ms": 0.2, "income_year": 2015, "as_of": None, "source": "parameter"}
             )
@@ -244,14 +329,14 @@ def create_stub(result: dict[str, Any] | None = None, error: dict[str, Any] | No
                 yield _event("error", error)
                 return
             yield _event("stage", {"stage": "gate", "ms": 0.1, "decision": "answer", "reasons": []})
-            yield _event("result", result if result is not None else outcome())
+            yield _event("result", reply_for(body))
 
         return StreamingResponse(events(), media_type="text/event-stream")
 
     @app.post("/v1/research")
     def research(body: dict[str, Any]) -> JSONResponse:
         app.state.requests.append(body)
-        return JSONResponse(result if result is not None else outcome())
+        return JSONResponse(reply_for(body))
 
     @app.get("/v1/sources/{source_id:path}")
     def get_source(source_id: str) -> JSONResponse:

@@ -28,14 +28,18 @@ def _events(client: TestClient, body: dict[str, Any]) -> list[tuple[str, dict[st
     return [(e.event, e.json()) for e in parser.feed(reply.text) + parser.close()]
 
 
-def test_research_page_has_a_labelled_form_defaulting_to_the_current_income_year(make_web: Make) -> None:
+def test_research_page_has_a_labelled_form_reading_the_period_from_the_question(make_web: Make) -> None:
     web, _ = make_web()
     page = web.get("/research")
     assert page.status_code == 200
     html = page.text
-    for field_id in ("question", "income-year", "as-of", "period-year", "period-day", "as-known-on", "period-known"):
+    fields = ("question", "period-question", "income-year", "as-of", "period-year", "period-day", "as-known-on")
+    for field_id in (*fields, "period-known"):
         assert re.search(rf'<label[^>]+for="{field_id}"', html), field_id
-    assert 'value="2026"' in html  # 1 April 2026 is in income year 2026
+    # The period is read from the question by default: no income year is filled in (never silently chosen).
+    assert re.search(r'<input type="radio" id="period-question" name="period" value="question" checked', html)
+    assert re.search(r'id="income-year" name="income_year" value="" placeholder="2026"', html)
+    assert "the current one is 2026" in html  # 1 April 2026 is in income year 2026
     assert "default-src 'none'" in page.headers["content-security-policy"]
     assert "https://" not in html.replace("https://www.legislation.gov.au", "")
 

@@ -97,3 +97,26 @@ def test_a_search_reply_missing_a_hit_field_names_it() -> None:
             {"hits": [{"chunk_id": "c"}], "corpus_generation": "g", "embedder": "e", "income_year": 2015}
         )
     assert "hits.0.source_id: Field required" in describe_validation_error(caught.value)
+
+
+CONFLICT = {
+    "question": {"income_year": 2024, "matched": "FY2024", "start": "2023-07-01", "end": "2024-06-30"},
+    "parameter": {"income_year": 2027, "name": "income_year=2027", "start": "2026-07-01", "end": "2027-06-30"},
+    "reason": "the question names income year 2024 but income_year=2027 was given",
+}
+
+
+def test_a_period_conflict_carries_both_periods_and_only_it_does() -> None:
+    refused = _outcome(
+        decision="period_conflict", answered=False, claims=[], reasons=[CONFLICT["reason"]], period_conflict=CONFLICT
+    )
+    outcome = ResearchOutcome.model_validate(refused)
+    assert outcome.period_conflict is not None and outcome.period_conflict.question.income_year == 2024
+    assert ResearchOutcome.model_validate(_outcome()).period_conflict is None  # optional: older replies still read
+    for bad, words in (
+        (refused | {"period_conflict": None}, "period_conflict missing"),
+        (_outcome(period_conflict=CONFLICT), "period_conflict given"),
+    ):
+        with pytest.raises(ValidationError) as caught:
+            ResearchOutcome.model_validate(bad)
+        assert words in describe_validation_error(caught.value)

@@ -1,7 +1,8 @@
 """The research service's HTTP API.
 
 ``POST /v1/research`` answers (or abstains) as JSON; ``POST /v1/research/stream`` streams each
-stage as a server-sent event and ends with the result. A dependency that is down gives 503
+stage as a server-sent event and ends with the result; ``POST /v1/period`` says what period a
+question would be answered for (and whether it and the parameter disagree) without answering. A dependency that is down gives 503
 naming it, and one that answers unusably (an error status, a reply that breaks its contract)
 gives 502 naming it: never an answer. Bad input gives 422 saying what to change. Also: the audit
 log (``/v1/audit``), the source viewer's data (``/v1/sources/...``) and ``/healthz``.
@@ -31,7 +32,7 @@ from asat_corpus.contracts.source_view import SourceOut
 from asat_corpus.http_errors import install_error_handlers
 from asat_corpus.resolution import resolve
 from asat_research.pipeline import DependencyUnavailable, ResearchOutcome, ResearchPipeline, StageEvent
-from asat_research.temporal import TemporalError
+from asat_research.temporal import TemporalError, preview
 from asat_research.timeline_view import act_assents, timeline_json
 from asat_research.unusable_reply import unusable_cause
 
@@ -132,6 +133,29 @@ def create_app(pipeline: ResearchPipeline, health: dict[str, Any] | None = None)
             failure = _dependency_error(exc)
             return JSONResponse(failure.model_dump(mode="json", exclude={"status"}), status_code=failure.status)
         return outcome_reply(outcome)
+
+    @app.post("/v1/period", response_model=wire.PeriodPreview, responses=_errors(400, 422))
+    def period(request: wire.PeriodRequest) -> wire.PeriodPreview | JSONResponse:
+        """The period the question would be answered for: from the parameter, the question or
+        today; with ``conflict`` where ``POST /v1/research`` would refuse it as period_conflict.
+        Nothing is retrieved, generated or audited. 422 where the question or parameters are
+        ambiguous or out of range (the message says how to ask)."""
+        try:
+            read = preview(request.question, pipeline.settings.today(), request.income_year, request.as_of)
+        except TemporalError as exc:
+            return _error(422, "invalid_request", str(exc))
+        scope = read.scope
+        return wire.PeriodPreview.model_validate(
+            {
+                "income_year": scope.income_year,
+                "as_of": scope.as_of,
+                "start": read.start,
+                "end": read.end,
+                "source": scope.source.value,
+                "matched": scope.matched,
+                "conflict": dataclasses.asdict(read.conflict) if read.conflict else None,
+            }
+        )
 
     @app.post(
         "/v1/research/stream",

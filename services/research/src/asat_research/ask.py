@@ -81,6 +81,21 @@ class ScopeOut(_Read):
     as_known_on: str | None = None  # absent from a service that predates it
 
 
+class QuestionPeriodOut(_Read):
+    income_year: int
+    matched: str
+
+
+class ParameterPeriodOut(_Read):
+    income_year: int
+    name: str
+
+
+class PeriodConflictOut(_Read):
+    question: QuestionPeriodOut
+    parameter: ParameterPeriodOut
+
+
 class OutcomeOut(_Read):
     request_id: str
     audit_id: int
@@ -98,6 +113,7 @@ class OutcomeOut(_Read):
     corpus_generation: str
     dropped_claims: int
     attribution: str
+    period_conflict: PeriodConflictOut | None = None  # absent from a service that predates it
 
 
 def research_request(
@@ -207,6 +223,8 @@ def render(outcome: OutcomeOut) -> str:
         lines.append("Why:")
         lines += [f"- {reason}" for reason in outcome.reasons] or ["- (no reason given)"]
         lines.append("")
+    if outcome.period_conflict is not None:
+        lines += [*_conflict_choices(outcome.period_conflict), ""]
     if outcome.reading_list:
         lines.append("Reading list:")
         lines += [
@@ -227,7 +245,7 @@ def render(outcome: OutcomeOut) -> str:
 def _heading(outcome: OutcomeOut) -> str:
     scope = outcome.scope
     year = scope.income_year
-    period = f"income year {year} (1 July {year - 1} to 30 June {year})"
+    period = f"income year {year} ({_span(year)})"
     if scope.as_of:
         period = f"as at {scope.as_of}, {period}"
     if scope.as_known_on:
@@ -239,6 +257,22 @@ def _heading(outcome: OutcomeOut) -> str:
     if outcome.answered:
         return f"Answer: {period}"
     return f"No answer ({outcome.decision}): {period}"
+
+
+def _conflict_choices(conflict: PeriodConflictOut) -> list[str]:
+    """The two ways of asking again, one for each period."""
+    asked, given = conflict.question, conflict.parameter
+    return [
+        "The question and the period given disagree; nothing was looked up. Ask again with one of them:",
+        f"- income year {asked.income_year} ({_span(asked.income_year)}), as the question says "
+        f"({asked.matched!r}): --income-year {asked.income_year}",
+        f"- income year {given.income_year} ({_span(given.income_year)}), as {given.name} says: reword the "
+        f"question without {asked.matched!r} and give --income-year {given.income_year}",
+    ]
+
+
+def _span(year: int) -> str:
+    return f"1 July {year - 1} to 30 June {year}"
 
 
 def _quote(text: str) -> list[str]:

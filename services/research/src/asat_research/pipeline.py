@@ -8,8 +8,9 @@ parent merge (pure) -> generate (span reference, two passes) -> verify (the veri
 Each stage is a method returning a small value (:class:`Asked`, :class:`Retrieved`,
 :class:`Ranked`, :class:`Generated`, :class:`Verified`, :class:`Judged`, :class:`Recorded`), run
 under one :class:`~asat_research.stage_timer.StageTimer`. A question the scope rule or the
-named-section rule refuses (``asat_research.refusal``) goes from resolve straight to the gate and
-the audit: no retrieval, generator or verifier call.
+named-section rule refuses, or that names one income year while the parameter names another
+(``period_conflict``; ``asat_research.refusal``), goes from resolve straight to the gate and the
+audit: no retrieval, generator or verifier call.
 
 ``run`` yields one :class:`StageEvent` per finished stage and a final ``done`` event holding
 the :class:`ResearchOutcome`. A dependency that fails raises :class:`DependencyUnavailable`
@@ -50,7 +51,7 @@ from asat_research.retrieval import Hit, RetrievalUnavailable, Retriever
 from asat_research.scope import out_of_scope
 from asat_research.stage_timer import StageEvent as StageEvent
 from asat_research.stage_timer import StageTimer
-from asat_research.temporal import TemporalScope, resolve_income_year
+from asat_research.temporal import PeriodConflict, TemporalScope, period_conflict, resolve_income_year
 from asat_research.verifier_client import VerifierClient, VerifierUnavailable
 
 UNOFFERED = "unoffered:"
@@ -147,6 +148,7 @@ class ResearchOutcome:
     latencies_ms: dict[str, float]
     dropped_claims: int
     attribution: str  # the Register's licence wording, dated from the corpus snapshot
+    period_conflict: PeriodConflict | None = None  # both periods, when the decision is period_conflict
 
 
 @dataclass(frozen=True)
@@ -197,16 +199,20 @@ class Asked:
 
     scope: TemporalScope
     refusal: GateResult | None = None
+    conflict: PeriodConflict | None = None  # the question's period and the parameter's disagree
 
     def event_data(self) -> dict[str, Any]:
         scope = self.scope
-        return {
+        data: dict[str, Any] = {
             "income_year": scope.income_year,
             "as_of": scope.as_of.isoformat() if scope.as_of else None,
             "as_known_on": scope.as_known_on.isoformat() if scope.as_known_on else None,
             "source": scope.source.value,
             "matched": scope.matched,
         }
+        if self.conflict is not None:
+            data["period_conflict"] = self.conflict.reason
+        return data
 
 
 @dataclass(frozen=True)
@@ -318,7 +324,7 @@ class ResearchPipeline:
         request = request_id or uuid.uuid4().hex
         timer = StageTimer()
         asked = yield from timer.timed("resolve", lambda: self._resolve(question, income_year, as_of, as_known_on))
-        scope, refused = asked.scope, asked.refusal
+        scope, refused, conflict = asked.scope, asked.refusal, asked.conflict
         if refused is not None:
             judged = yield from timer.timed("gate", lambda: self._refused(refused))
         else:
@@ -329,7 +335,9 @@ class ResearchPipeline:
             judged = yield from timer.timed("gate", lambda: self._gate(scope, ranked, generated, verified))
         latencies = tuple(StageLatency(stage, ms) for stage, ms in timer.rounded_ms(3).items())
         recorded = yield from timer.timed("audit", lambda: self._audit(request, question, scope, judged, latencies))
-        outcome = self._outcome(request, scope, judged, recorded, timer.rounded_ms(2))
+        outcome = replace(
+            self._outcome(request, scope, judged, recorded, timer.rounded_ms(2)), period_conflict=conflict
+        )
         yield StageEvent("done", timer.total_ms(), {}, outcome)
 
     def answer(
@@ -353,11 +361,14 @@ class ResearchPipeline:
     # -- stages -------------------------------------------------------------------------------
 
     def _resolve(self, question: str, income_year: int | None, as_of: date | None, as_known_on: date | None) -> Asked:
-        """The period asked about, and the rules that need no retrieval: the scope rule and the
-        named-section rule (both read the question and the corpus's timelines only)."""
+        """The period asked about, and the rules that need no retrieval: the period rule (the
+        question's period and the parameter's agree), the scope rule and the named-section rule
+        (all read the question, the parameters and the corpus's timelines only)."""
         scope = resolve_income_year(question, self.settings.today(), income_year, as_of, as_known_on)
-        named = self._named_unheld(question, scope.income_year, scope.as_known_on)
-        return Asked(scope, refusal(out_of_scope(question), named_unheld(named) if named is not None else None))
+        conflict = period_conflict(question, income_year, as_of) if as_known_on is None else None
+        named = None if conflict else self._named_unheld(question, scope.income_year, scope.as_known_on)
+        unheld = named_unheld(named) if named is not None else None
+        return Asked(scope, refusal(out_of_scope(question), unheld, conflict), conflict)
 
     def _retrieve(self, question: str, scope: TemporalScope) -> Retrieved:
         axis = "on_the_books" if scope.as_known_on is not None else "in_force"

@@ -1,6 +1,12 @@
 """The gate's rules that are decided at resolve, before retrieval (pure).
 
-Two of the gate's rules (``asat_research.gate``) read only the question and the corpus's
+First, the **period rule** (``asat_research.temporal.period_conflict``): a question that names
+one income year asked with an ``income_year`` or ``as_of`` parameter naming another is refused
+as ``period_conflict``, naming both, so that neither period is chosen silently. The named-section
+rule is not read then (it would judge the question against a period that may not be the one
+meant); the scope rule's reason, if any, follows the conflict's.
+
+Then two of the gate's rules (``asat_research.gate``) read only the question and the corpus's
 timelines, never what retrieval, generation or verification find:
 
 - the **scope rule** (rule 0, ``asat_research.scope.out_of_scope``): state and territory taxes,
@@ -35,6 +41,7 @@ from dataclasses import dataclass
 from asat_corpus.resolution import Status
 from asat_research.gate import Decision, GateResult
 from asat_research.named_provisions import UnheldProvision
+from asat_research.temporal import PeriodConflict
 
 
 @dataclass(frozen=True)
@@ -56,9 +63,14 @@ def named_unheld(named: UnheldProvision) -> NamedUnheld:
     )
 
 
-def refusal(out_of_scope: str | None, named: NamedUnheld | None) -> GateResult | None:
-    """The gate's result for a question refused before retrieval, or None when neither rule applies."""
+def refusal(
+    out_of_scope: str | None, named: NamedUnheld | None, conflict: PeriodConflict | None = None
+) -> GateResult | None:
+    """The gate's result for a question refused before retrieval, or None when no rule applies."""
     failed: list[tuple[Decision, str]] = []
+    if conflict is not None:
+        failed.append((Decision.PERIOD_CONFLICT, conflict.reason))
+        named = None
     if out_of_scope is not None:
         failed.append((Decision.ABSTAIN_OUT_OF_SCOPE, out_of_scope))
     if named is not None:

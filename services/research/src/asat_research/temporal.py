@@ -7,16 +7,27 @@ Understood in a question: ``FY2020``, ``FY 2020``, ``FY20``, ``2019-20``, ``2019
 ``2019–20``, ``2019-2020``, ``income year 2020``, ``2020 income year``, ``year ended 30 June
 2020``, ``as at 1 July 2016`` / ``as of 2016-07-01`` / ``on 1 July 2016``. A question naming
 two different income years is ambiguous and refused with a message saying how to ask.
+
+The period is never silently chosen: :func:`period_conflict` finds a question that names one
+income year asked with an ``income_year`` or ``as_of`` parameter naming another. The pipeline
+refuses such a question at resolve (decision ``period_conflict``), naming both periods, and
+:func:`preview` says what period a question would be answered for, without answering it.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from enum import StrEnum
 
-from asat_corpus.income_year import MAX_INCOME_YEAR, MIN_INCOME_YEAR, income_year_end, income_year_of
+from asat_corpus.income_year import (
+    MAX_INCOME_YEAR,
+    MIN_INCOME_YEAR,
+    income_year_end,
+    income_year_of,
+    income_year_start,
+)
 from asat_corpus.text.months import MONTH_PATTERN, parse_day_month_year
 
 
@@ -153,9 +164,9 @@ def resolve_income_year(
     mentions = _mentions(question)
     years = sorted({year for year, _, _ in mentions})
     if len(years) > 1:
-        words = ", ".join(repr(text) for _, _, text in mentions)
         raise TemporalError(
-            f"the question names more than one income year ({words}); ask about one year at a time, or set income_year"
+            f"the question names more than one income year ({_named_years(mentions)}); ask about one year at a "
+            "time, or set income_year"
         )
     if years:
         year, day, text = mentions[0]
@@ -163,3 +174,106 @@ def resolve_income_year(
         days = {d for _, d, _ in mentions if d is not None}
         return TemporalScope(year, day if len(days) == 1 else None, ScopeSource.QUESTION, text)
     return TemporalScope(income_year_of(today), None, ScopeSource.DEFAULT, f"today {today.isoformat()}")
+
+
+def _named_years(mentions: list[tuple[int, date | None, str]]) -> str:
+    """``income year 2015 ('FY2015'), income year 2020 ('2019-20')``: each year named, with its words."""
+    by_year: dict[int, list[str]] = {}
+    for year, _, text in mentions:
+        by_year.setdefault(year, []).append(repr(text))
+    return ", ".join(f"income year {year} ({', '.join(words)})" for year, words in sorted(by_year.items()))
+
+
+def last_day(year: int) -> date:
+    """The last day of income year ``year`` (30 June ``year``)."""
+    return income_year_end(year) - timedelta(days=1)
+
+
+def span_words(year: int) -> str:
+    """``1 July 2023 to 30 June 2024`` for income year 2024."""
+    return f"1 July {year - 1} to 30 June {year}"
+
+
+@dataclass(frozen=True)
+class QuestionPeriod:
+    """The income year a question names, and the words it names it with."""
+
+    income_year: int
+    matched: str  # e.g. "FY2024"
+    start: date  # 1 July of the year before
+    end: date  # 30 June of the year (the last day, inclusive)
+
+
+@dataclass(frozen=True)
+class ParameterPeriod:
+    """The income year an ``income_year`` or ``as_of`` parameter names."""
+
+    income_year: int
+    name: str  # e.g. "income_year=2027" or "as_of=2026-08-01"
+    start: date
+    end: date  # the last day, inclusive
+
+
+@dataclass(frozen=True)
+class PeriodConflict:
+    """The question names one income year and the parameter another: neither is chosen silently."""
+
+    question: QuestionPeriod
+    parameter: ParameterPeriod
+    reason: str
+
+
+def _question_period(year: int, matched: str) -> QuestionPeriod:
+    return QuestionPeriod(year, matched, income_year_start(year), last_day(year))
+
+
+def period_conflict(question: str, income_year: int | None, as_of: date | None) -> PeriodConflict | None:
+    """The conflict between the period the question names and the ``income_year`` or ``as_of``
+    parameter, or None: no parameter, no period in the question, or the same income year.
+
+    A question naming several income years conflicts only when the parameter is none of them
+    (the parameter picks among them otherwise); the first named is the question's period. The
+    known-time parameter (``as_known_on``) is not compared: it picks the day whose text on the
+    books is wanted, which need not fall in the year the question is about.
+    """
+    if as_of is not None:
+        year, name = income_year_of(as_of), f"as_of={as_of.isoformat()}"
+    elif income_year is not None:
+        year, name = income_year, f"income_year={income_year}"
+    else:
+        return None
+    mentions = _mentions(question)
+    if not mentions or any(named == year for named, _, _ in mentions):
+        return None
+    first_year, _, first_words = mentions[0]
+    asked = _question_period(first_year, first_words)
+    given = ParameterPeriod(year, name, income_year_start(year), last_day(year))
+    others = sorted({named for named, _, _ in mentions} - {first_year})
+    named = (
+        f"income year {first_year} ({first_words!r}: {span_words(first_year)})"
+        if not others
+        else _named_years(mentions)
+    )
+    reason = (
+        f"the question names {named} but {name} was given (income year {year}: {span_words(year)}): ask again "
+        f"with one of them (set income_year={first_year}, or reword the question for income year {year})"
+    )
+    return PeriodConflict(asked, given, reason)
+
+
+@dataclass(frozen=True)
+class PeriodPreview:
+    """The period a question would be answered for, read without answering it."""
+
+    scope: TemporalScope
+    start: date
+    end: date  # the last day, inclusive
+    conflict: PeriodConflict | None
+
+
+def preview(question: str, today: date, income_year: int | None = None, as_of: date | None = None) -> PeriodPreview:
+    """What :func:`resolve_income_year` reads, and the conflict the pipeline would refuse; raises
+    :class:`TemporalError` as it does."""
+    scope = resolve_income_year(question, today, income_year, as_of)
+    conflict = period_conflict(question, income_year, as_of)
+    return PeriodPreview(scope, income_year_start(scope.income_year), last_day(scope.income_year), conflict)

@@ -37,6 +37,8 @@ def test_replay_applies_the_marker_margin_then_the_floor_and_keeps_other_abstent
     assert replay(_case("A", Expect.ANSWER, Verdict.ACCURATE, 0.9, gap=0.85), Thresholds(0.5, -1.0))[0] == "answer"
     scoped = _case("A", Expect.ABSTAIN, Verdict.MISSING, 0.9, base="abstain_out_of_scope")
     assert replay(scoped, Thresholds(0.0, -1.0)) == ("abstain_out_of_scope", Verdict.MISSING)
+    conflict = _case("A", Expect.ANSWER, Verdict.MISSING, None, base="period_conflict")
+    assert replay(conflict, Thresholds(0.0, -1.0)) == ("period_conflict", Verdict.MISSING)
 
 
 def test_choose_puts_the_floor_between_right_and_wrong_answers() -> None:

@@ -94,6 +94,9 @@ def test_any_abstention_is_missing_and_names_the_decision() -> None:
     assert (answerable.verdict, answerable.rule) == (Verdict.MISSING, "missing: abstain_low_relevance")
     expected = score_case(make_case(expect="abstain", gold=[]), make_answer(decision="abstain_text_not_held"))
     assert (expected.verdict, expected.rule) == (Verdict.MISSING, "missing: abstain_text_not_held (expected)")
+    # A question refused for its period (the question and the parameter disagree) is not answered either.
+    conflict = score_case(make_case(), make_answer(decision="period_conflict"))
+    assert (conflict.verdict, conflict.rule) == (Verdict.MISSING, "missing: period_conflict")
 
 
 def test_an_out_of_period_citation_makes_the_answer_a_hallucination() -> None:

@@ -13,6 +13,7 @@ from asat_research.gate import Decision, GateConfig, GateEvidence, decide
 from asat_research.named_provisions import UnheldProvision
 from asat_research.refusal import NamedUnheld, named_unheld, refusal
 from asat_research.scope import out_of_scope
+from asat_research.temporal import period_conflict
 
 CONFIG = GateConfig(min_score=0.4)
 PASSING = GateEvidence(
@@ -65,3 +66,15 @@ def test_the_named_kind_follows_the_resolution() -> None:
     assert (gap.kind, gap.decision) == ("gap", Decision.ABSTAIN_TEXT_NOT_HELD)
     assert (not_yet.kind, not_yet.decision) == ("not_yet_enacted", Decision.ABSTAIN_NOT_YET_ENACTED)
     assert gap.reason == "the question names itaa1997 328-115: itaa1997 328-115: text not held for 2020-06-30"
+
+
+def test_a_period_conflict_comes_first_and_the_named_section_is_not_judged_against_it() -> None:
+    conflict = period_conflict("Does s 328-115 apply to NSW payroll tax in FY2016?", 2020, None)
+    assert conflict is not None
+    scope = out_of_scope("Does s 328-115 apply to NSW payroll tax in FY2016?")
+    result = refusal(scope, named_unheld(UNHELD[0]), conflict)
+    assert result is not None and result.decision is Decision.PERIOD_CONFLICT
+    assert result.reasons == (conflict.reason, scope)
+    assert result.failed_rules == (Decision.PERIOD_CONFLICT, Decision.ABSTAIN_OUT_OF_SCOPE)
+    alone = refusal(None, None, conflict)
+    assert alone is not None and alone.reasons == (conflict.reason,) and not alone.answered

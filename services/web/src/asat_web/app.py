@@ -2,6 +2,9 @@
 
 Pages are rendered on the server; ``POST /stream`` relays the research service's event stream
 to the browser (same origin), each stage as it arrives and the decision rendered as HTML.
+``GET /period`` says, as the question is typed, what period it would be answered for (research's
+``POST /v1/period``): the period is read from the question unless the form names one, and a
+question naming one period asked with another is refused, offering both.
 A research reply that breaks its contract, or an unexpected error status from it, is a 502 page
 naming the research service; research down (or answering 503) is a 503 page.
 """
@@ -21,11 +24,11 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Stre
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 
-from asat_corpus.contracts.research import MAX_QUESTION_CHARS
+from asat_corpus.contracts.research import MAX_QUESTION_CHARS, PeriodPreview
 from asat_corpus.http_errors import install_error_handlers
 from asat_web.diff import diff_texts
 from asat_web.highlight import QuoteMismatch
-from asat_web.labels import default_income_year
+from asat_web.labels import default_income_year, period_preview
 from asat_web.rendering import Renderer
 from asat_web.research_client import ResearchClient, ResearchRejected, ResearchReplyError, ResearchUnavailable
 from asat_web.security_headers import add_security_headers
@@ -38,6 +41,13 @@ from asat_web.turn import Mode, TurnRequest, browser_events, render_outcome
 class WebHealth(BaseModel):
     status: Literal["ok"]
     research_url: str
+
+
+class PeriodRead(BaseModel):
+    """``GET /period``: the period research would answer the question for, in words and as data."""
+
+    text: str
+    preview: PeriodPreview
 
 
 class StreamRequest(BaseModel):
@@ -125,6 +135,28 @@ def create_app(
     @app.get("/chat", response_class=HTMLResponse)
     def chat_page() -> HTMLResponse:
         return page("chat.html", **form_defaults())
+
+    @app.get("/period", response_model=PeriodRead, responses={422: {}, 502: {}, 503: {}})
+    async def period(
+        question: Annotated[str, Query(max_length=MAX_QUESTION_CHARS)] = "",
+        income_year: Annotated[int | None, Query(ge=1900, le=2100)] = None,
+        as_of: date | None = None,
+    ) -> PeriodRead | JSONResponse:
+        """What period the question would be answered for (nothing is asked or recorded)."""
+        body: dict[str, Any] = {"question": question}
+        if as_of is not None:
+            body["as_of"] = as_of.isoformat()
+        elif income_year is not None:
+            body["income_year"] = income_year
+        try:
+            read = await research.period(body)
+        except ResearchRejected as exc:
+            return JSONResponse({"error": "invalid_request", "message": str(exc)}, status_code=422)
+        except ResearchReplyError as exc:
+            return JSONResponse({"error": "dependency_unusable", "message": str(exc)}, status_code=502)
+        except ResearchUnavailable as exc:
+            return JSONResponse({"error": "dependency_unavailable", "message": str(exc)}, status_code=503)
+        return PeriodRead(text=period_preview(read), preview=read)
 
     @app.post("/stream", response_model=None)
     async def stream(request: StreamRequest) -> StreamingResponse | JSONResponse:
@@ -225,9 +257,13 @@ UNUSABLE = "Research service reply unusable"
 
 
 def _period(fields: dict[str, str]) -> tuple[int | None, str | None, str | None]:
-    """The period the form asked for, as ``(income year, as-at day, as-known-on day)``: a day when
-    "as at" or "as known on" is chosen, else the income year."""
-    if fields.get("period") == "as_of":
+    """The period the form asked for, as ``(income year, as-at day, as-known-on day)``: none when
+    "from the question" is chosen (research reads it from the question, else takes the current
+    income year and says so), a day when "as at" or "as known on" is chosen, else the income year."""
+    chosen = fields.get("period")
+    if chosen == "question" or (chosen is None and not fields.get("income_year", "").strip()):
+        return None, None, None
+    if chosen == "as_of":
         day = fields.get("as_of", "").strip()
         try:
             return None, date.fromisoformat(day).isoformat(), None

@@ -7,6 +7,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from asat_corpus.contracts.decisions import ANSWERED_AS_THEN_STOOD
+from asat_corpus.contracts.research import PeriodPreview
 from asat_corpus.income_year import income_year_of
 
 STAGES: tuple[tuple[str, str], ...] = (
@@ -29,6 +30,7 @@ DECISIONS: Mapping[str, str] = {
     "abstain_no_verified_claim": "No answer: no claim could be verified against its source",
     "abstain_insufficient_sources": "No answer: too few independent sources support an answer",
     "abstain_version_conflict": "No answer: the provision changed during the year; ask as at a date",
+    "period_conflict": "Not asked: the question names one period and the period chosen is another; pick one",
 }
 
 NOT_AUTHORISED = "third-party conversion, not an authorised version"
@@ -47,8 +49,47 @@ def decision_heading(decision: str) -> str:
 
 
 def default_income_year(today: date) -> int:
-    """The current income year (1 July to 30 June), the form's default."""
+    """The current income year (1 July to 30 June): the one used when neither the question nor the
+    form names a period (the form's hint says which it is)."""
     return income_year_of(today)
+
+
+def day_words(day: date) -> str:
+    """``1 July 2023``."""
+    return f"{day.day} {day:%B} {day.year}"
+
+
+def year_span(year: int) -> str:
+    """``income year 2024, 1 July 2023 to 30 June 2024``."""
+    return f"income year {year}, 1 July {year - 1} to 30 June {year}"
+
+
+def parameter_words(name: str) -> str:
+    """``income_year=2027`` as ``the income year chosen (2027)``; ``as_of=D`` as ``the as-at date chosen (D)``."""
+    key, _, value = name.partition("=")
+    if key == "as_of":
+        return f"the as-at date chosen ({value})"
+    if key == "income_year":
+        return f"the income year chosen ({value})"
+    return name
+
+
+def period_preview(preview: PeriodPreview) -> str:
+    """What the page says, live, about the period a question would be answered for."""
+    span = f"income year {preview.income_year}, {day_words(preview.start)} to {day_words(preview.end)}"
+    conflict = preview.conflict
+    if conflict is not None:
+        asked, given = conflict.question, conflict.parameter
+        return (
+            f"{asked.matched} \u2192 {year_span(asked.income_year)}; but {parameter_words(given.name)} \u2192 "
+            f"{year_span(given.income_year)}: they disagree, so asking will stop and offer both"
+        )
+    if preview.source == "question":
+        day = f" (as at {preview.as_of.isoformat()})" if preview.as_of else ""
+        return f"{preview.matched} \u2192 {span}{day}"
+    if preview.source == "parameter":
+        return f"{parameter_words(preview.matched)} \u2192 {span}"
+    return f"no period in the question \u2192 the current {span}, stated with the answer"
 
 
 def interval(valid_from: str | None, valid_to: str | None) -> str:
@@ -73,6 +114,8 @@ def stage_summary(stage: str, data: Mapping[str, Any]) -> str:
         when = f"as at {data['as_of']}" if data.get("as_of") else f"income year {data.get('income_year')}"
         if data.get("as_known_on"):
             when = f"as known on {data['as_known_on']}, {when}"
+        if data.get("period_conflict"):
+            return f"{when} (from {data.get('source', 'the request')}), but the question names another period"
         return f"{when} (from {data.get('source', 'the request')})"
     if stage == "retrieve":
         return f"{data.get('hits', 0)} passages, {data.get('gap_markers', 0)} markers of text not held"

@@ -15,7 +15,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from asat_corpus.contracts.errors import describe_validation_error
-from asat_corpus.contracts.research import OutcomeCitation, ResearchOutcome
+from asat_corpus.contracts.research import OutcomeCitation, PeriodConflictOut, ResearchOutcome
+from asat_web.labels import year_span
 
 
 class OutcomeShapeError(ValueError):
@@ -62,6 +63,53 @@ class Footer:
 
 
 @dataclass(frozen=True)
+class AskAgain:
+    """One click that asks the question again for one period: the form's fields, as sent."""
+
+    label: str
+    question: str
+    period: str  # the form's period choice: "income_year" or "as_of"
+    value: str  # the income year, or the as-at day
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class ConflictView:
+    """The question names one period and the form chose another: both, and a way to ask for each."""
+
+    asked: str  # "FY2024 (income year 2024, 1 July 2023 to 30 June 2024)"
+    chosen: str  # "income year 2027, 1 July 2026 to 30 June 2027", or "as at D (income year ...)"
+    choices: tuple[AskAgain, AskAgain]
+
+
+def conflict_view(conflict: PeriodConflictOut, question: str) -> ConflictView:
+    """Both periods in words, and the two questions to ask instead: the question's own year, and
+    the chosen period with the question's words for its year replaced (shown in a note)."""
+    asked, given = conflict.question, conflict.parameter
+    key, _, value = given.name.partition("=")
+    period, words = ("as_of", f"as at {value}") if key == "as_of" else ("income_year", f"income year {value}")
+    reworded = question.replace(asked.matched, words, 1) if asked.matched in question else question
+    note = (
+        f"Sent as \u201c{reworded}\u201d: the question's \u201c{asked.matched}\u201d becomes \u201c{words}\u201d."
+        if reworded != question
+        else f"The question's \u201c{asked.matched}\u201d will still disagree: reword it for {words}."
+    )
+    return ConflictView(
+        asked=f"\u201c{asked.matched}\u201d ({year_span(asked.income_year)})",
+        chosen=(f"as at {value} ({year_span(given.income_year)})" if key == "as_of" else year_span(given.income_year)),
+        choices=(
+            AskAgain(
+                f"Ask for income year {asked.income_year}, as the question says",
+                question,
+                "income_year",
+                str(asked.income_year),
+            ),
+            AskAgain(f"Ask for {words}, as chosen", reworded, period, value, note),
+        ),
+    )
+
+
+@dataclass(frozen=True)
 class OutcomeView:
     answered: bool
     decision: str
@@ -74,6 +122,7 @@ class OutcomeView:
     note: str
     footer: Footer
     as_known_on: str | None = None  # the law as it then stood: the text on the books that day
+    conflict: ConflictView | None = None  # decision period_conflict: both periods, and a way to ask for each
 
 
 def parse_outcome(body: Mapping[str, Any]) -> OutcomeView:
@@ -85,10 +134,12 @@ def parse_outcome(body: Mapping[str, Any]) -> OutcomeView:
     return outcome_view(outcome)
 
 
-def outcome_view(outcome: ResearchOutcome) -> OutcomeView:
-    """The validated outcome as the page's view."""
+def outcome_view(outcome: ResearchOutcome, question: str = "") -> OutcomeView:
+    """The validated outcome as the page's view (``question``: as asked, for the choices of a
+    period conflict)."""
     scope = outcome.scope
     return OutcomeView(
+        conflict=conflict_view(outcome.period_conflict, question) if outcome.period_conflict else None,
         answered=outcome.answered,
         decision=outcome.decision.value,
         reasons=outcome.reasons,

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ValidationError
 
 from asat_corpus.contracts.audit_log import AuditEntries, AuditEntryOut, ChainReportOut
 from asat_corpus.contracts.errors import describe_validation_error
-from asat_corpus.contracts.research import ResearchOutcome
+from asat_corpus.contracts.research import PeriodPreview, ResearchOutcome
 from asat_corpus.contracts.source_view import SourceOut
 from asat_web.sse import SseEvent, SseParser
 
@@ -72,6 +72,10 @@ class ResearchClient:
     async def research(self, body: Mapping[str, Any]) -> ResearchOutcome:
         """``POST /v1/research``: the outcome as one JSON reply."""
         return await self._call("POST", "/v1/research", ResearchOutcome, json=dict(body))
+
+    async def period(self, body: Mapping[str, Any]) -> PeriodPreview:
+        """``POST /v1/period``: the period the question would be answered for, not answering it."""
+        return await self._call("POST", "/v1/period", PeriodPreview, json=dict(body))
 
     async def source(self, source_id: str) -> SourceOut:
         return await self._call("GET", f"/v1/sources/{quote(source_id, safe=':@/')}", SourceOut)

@@ -49,7 +49,7 @@ class TurnRequest:
 
 def render_outcome(renderer: Renderer, reply: ResearchOutcome, request: TurnRequest) -> dict[str, Any]:
     """The decision as HTML (and, in chat, the rail entries and the next source number)."""
-    outcome = outcome_view(reply)
+    outcome = outcome_view(reply, request.question)
     numbered = number_sources(outcome, request.first_source)
     if request.mode is Mode.CHAT:
         return {

@@ -48,7 +48,7 @@ class Browser:
     def ask(self, question: str, year: int) -> playwright_sync.Locator:
         page = self.page
         page.goto(f"{self.web_url}/research")
-        page.get_by_label("Question").fill(question)
+        page.get_by_label("Question", exact=True).fill(question)
         page.get_by_label("Income year (1 July to 30 June, ending in this year)").fill(str(year))
         page.get_by_role("button", name="Ask").click()
         turn = page.locator("#transcript > li.turn[data-finished]").last
@@ -125,7 +125,7 @@ def test_income_year_2026_answers_from_the_2026_text(browser: Browser) -> None:
 def test_an_as_at_date_picks_the_version_in_force_that_day(browser: Browser) -> None:
     page = browser.page
     page.goto(f"{browser.web_url}/research")
-    page.get_by_label("Question").fill(QUESTION)
+    page.get_by_label("Question", exact=True).fill(QUESTION)
     page.get_by_label("As at date", exact=True).last.fill("2015-01-01")
     expect = playwright_sync.expect
     expect(page.locator("#period-day")).to_be_checked()
@@ -173,7 +173,10 @@ def test_chat_answers_each_message_with_a_numbered_sources_rail_by_keyboard(brow
     page.get_by_label("Message").focus()
     page.keyboard.type(QUESTION)
     page.keyboard.press("Tab")
+    expect(page.get_by_label("From the question")).to_be_focused()  # the default: the period it names
+    page.keyboard.press("ArrowDown")
     expect(page.get_by_label("Income year", exact=True)).to_be_focused()
+    expect(page.get_by_label("Income year", exact=True)).to_be_checked()
     page.keyboard.press("Tab")
     page.keyboard.press("Control+A")
     page.keyboard.type("2015")

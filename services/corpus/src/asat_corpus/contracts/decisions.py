@@ -30,8 +30,20 @@ class Decision(StrEnum):
     ABSTAIN_INSUFFICIENT_SOURCES = "abstain_insufficient_sources"
     ABSTAIN_VERSION_CONFLICT = "abstain_version_conflict"
     ABSTAIN_GENERATOR_DECLINED = "abstain_generator_declined"
+    # The question names one income year and the income_year/as_of parameter another: refused at
+    # resolve, naming both, so that neither is chosen silently (the reply's period_conflict has both).
+    PERIOD_CONFLICT = "period_conflict"
 
 
 def is_answered(decision: str) -> bool:
     """Whether ``decision`` shows claims (an answer, plain or as the law then stood)."""
     return decision in ANSWERED_DECISIONS
+
+
+def is_unanswered(decision: str) -> bool:
+    """Whether ``decision`` is one of the gate's decisions that shows no claims: an abstention
+    (``abstain_*``) or a question refused for its period (``period_conflict``). Not "error"."""
+    return decision in _UNANSWERED
+
+
+_UNANSWERED = frozenset(d.value for d in Decision) - ANSWERED_DECISIONS

@@ -112,6 +112,33 @@ class ReadingListEntry(_Reply):
     quotes: tuple[OutcomeCitation, ...]
 
 
+class QuestionPeriodOut(_Reply):
+    """The income year the question names, and the words it names it with."""
+
+    income_year: int
+    matched: str = Field(description="The question's words, e.g. 'FY2024'.")
+    start: date = Field(description="First day of the income year (1 July).")
+    end: date = Field(description="Last day of the income year (30 June, inclusive).")
+
+
+class ParameterPeriodOut(_Reply):
+    """The income year the ``income_year`` or ``as_of`` parameter names."""
+
+    income_year: int
+    name: str = Field(description="The parameter as given, e.g. 'income_year=2027' or 'as_of=2026-08-01'.")
+    start: date = Field(description="First day of the income year (1 July).")
+    end: date = Field(description="Last day of the income year (30 June, inclusive).")
+
+
+class PeriodConflictOut(_Reply):
+    """The question names one income year and the parameter another: both, so that a page can
+    offer to ask again with either."""
+
+    question: QuestionPeriodOut
+    parameter: ParameterPeriodOut
+    reason: str
+
+
 class ResearchOutcome(_Reply):
     """The reply of ``POST /v1/research`` and the ``result`` event of the stream."""
 
@@ -132,6 +159,11 @@ class ResearchOutcome(_Reply):
     latencies_ms: dict[str, float] = Field(description="Wall time of each stage, in milliseconds.")
     dropped_claims: int = Field(ge=0, description="Claims that failed verification and are not shown.")
     attribution: str
+    period_conflict: PeriodConflictOut | None = Field(
+        default=None,
+        description="Both periods, when the decision is period_conflict (and only then): the question's and "
+        "the parameter's.",
+    )
 
     @model_validator(mode="after")
     def _consistent(self) -> ResearchOutcome:
@@ -139,9 +171,40 @@ class ResearchOutcome(_Reply):
             raise ValueError(
                 f"the outcome says answered={self.answered} but decision={self.decision.value!r}: they must agree"
             )
+        if (self.decision is Decision.PERIOD_CONFLICT) != (self.period_conflict is not None):
+            raise ValueError(
+                f"decision={self.decision.value!r} with period_conflict "
+                f"{'missing' if self.period_conflict is None else 'given'}: a period_conflict decision carries "
+                "both periods, and no other decision does"
+            )
         if not self.answered and self.claims:
             raise ValueError("an abstention carries claims: refusing to show them")
         return self
+
+
+class PeriodRequest(BaseModel):
+    """``POST /v1/period``: a question (it may still be empty) and, at most, one way of saying when."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    question: str = Field(default="", max_length=MAX_QUESTION_CHARS, description="The question, as typed so far.")
+    income_year: int | None = Field(
+        default=None, ge=1900, le=2100, description="Income year N: 1 July N-1 to 30 June N."
+    )
+    as_of: date | None = Field(default=None, description="A day (YYYY-MM-DD).")
+
+
+class PeriodPreview(_Reply):
+    """``POST /v1/period``: the period ``POST /v1/research`` would answer the question for, without
+    answering it; ``conflict`` when it would refuse it as ``period_conflict`` instead."""
+
+    income_year: int
+    as_of: date | None = Field(default=None, description="The day, when one was given or named.")
+    start: date = Field(description="First day of the income year (1 July).")
+    end: date = Field(description="Last day of the income year (30 June, inclusive).")
+    source: ScopeSourceName = Field(description="Where the period came from.")
+    matched: str = Field(description="The words or parameter it came from.")
+    conflict: PeriodConflictOut | None = None
 
 
 class StageEventData(BaseModel):

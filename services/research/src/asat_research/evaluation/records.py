@@ -13,7 +13,7 @@ from typing import Any, Protocol
 
 from pydantic import ValidationError
 
-from asat_corpus.contracts.decisions import ANSWER, is_answered
+from asat_corpus.contracts.decisions import ANSWER, is_answered, is_unanswered
 from asat_corpus.contracts.errors import describe_validation_error
 from asat_corpus.contracts.research import ResearchOutcome
 
@@ -65,7 +65,8 @@ class SystemAnswer:
 
     @property
     def abstained(self) -> bool:
-        return self.decision.startswith("abstain")
+        """Not answered by the gate's decision: an abstention, or a period conflict (``period_conflict``)."""
+        return is_unanswered(self.decision)
 
 
 def error_answer(message: str, latency_ms: float = 0.0) -> SystemAnswer:

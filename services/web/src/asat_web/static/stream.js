@@ -17,7 +17,9 @@
   function field(name) { return form.elements.namedItem(name); }
 
   function period() {
-    var chosen = field("period") && form.querySelector("input[name=period]:checked").value;
+    var checked = form.querySelector("input[name=period]:checked");
+    var chosen = checked ? checked.value : "question";
+    if (chosen === "question") { return { text: "period from the question" }; }
     if (chosen === "as_known_on") {
       var known = field("as_known_on").value;
       return known ? { as_known_on: known, text: "as known on " + known } : { error: "Pick the as-known-on date, or choose another period." };
@@ -103,7 +105,8 @@
     transcript.appendChild(turn);
     var body = { question: question, mode: mode, first_source: nextSource };
     if (when.as_known_on) { body.as_known_on = when.as_known_on; }
-    else if (when.as_of) { body.as_of = when.as_of; } else { body.income_year = when.income_year; }
+    else if (when.as_of) { body.as_of = when.as_of; }
+    else if (when.income_year) { body.income_year = when.income_year; }
     busy = true;
     form.setAttribute("aria-busy", "true");
     if (mode === "chat") { field("question").value = ""; }
@@ -145,6 +148,62 @@
     var input = field(pair[0]);
     var radio = form.querySelector('input[name=period][value="' + pair[1] + '"]');
     if (input && radio) { input.addEventListener("input", function () { radio.checked = true; }); }
+  });
+
+  // What period the question would be answered for, shown live as it is typed (GET /period,
+  // debounced). Without this script the form still works: research reads the period the same way.
+  var readOut = form.querySelector("[data-slot=period-read]");
+  var readTimer = null;
+  var readSeq = 0;
+  function showRead(text, state) {
+    if (!readOut) { return; }
+    readOut.textContent = text;
+    readOut.setAttribute("data-state", state);
+  }
+  function readPeriod() {
+    if (!readOut) { return; }
+    var when = period();
+    if (when.error) { showRead(when.error, "problem"); return; }
+    if (when.as_known_on) { showRead("as known on " + when.as_known_on + ": the law as it then stood that day", "ok"); return; }
+    var query = new URLSearchParams({ question: field("question").value });
+    if (when.as_of) { query.set("as_of", when.as_of); }
+    else if (when.income_year) { query.set("income_year", String(when.income_year)); }
+    var seq = ++readSeq;
+    fetch("/period?" + query.toString(), { headers: { accept: "application/json" } }).then(function (reply) {
+      return reply.json().then(function (data) {
+        if (seq !== readSeq) { return; }
+        if (!reply.ok) { showRead(data.message || "The period could not be read.", "problem"); return; }
+        showRead(data.text, data.preview && data.preview.conflict ? "conflict" : "ok");
+      });
+    }).catch(function () {
+      if (seq === readSeq) { showRead("", "unknown"); }
+    });
+  }
+  function readSoon() {
+    if (readTimer) { clearTimeout(readTimer); }
+    readTimer = setTimeout(readPeriod, 250);
+  }
+  field("question").addEventListener("input", readSoon);
+  form.querySelectorAll("input[name=period], input[name=income_year], input[name=as_of], input[name=as_known_on]").forEach(function (input) {
+    input.addEventListener("input", readSoon);
+    input.addEventListener("change", readSoon);
+  });
+  readPeriod();
+
+  // A period conflict offers one click for each period: ask again from the form, with that period.
+  transcript.addEventListener("submit", function (event) {
+    var choice = event.target;
+    if (!choice.classList || !choice.classList.contains("reask")) { return; }
+    event.preventDefault();
+    if (busy) { return; }
+    var chosen = choice.elements.namedItem("period").value;
+    field("question").value = choice.elements.namedItem("question").value;
+    var radio = form.querySelector('input[name=period][value="' + chosen + '"]');
+    if (radio) { radio.checked = true; }
+    var value = choice.elements.namedItem(chosen);
+    if (value && field(chosen)) { field(chosen).value = value.value; }
+    readPeriod();
+    form.requestSubmit();
   });
 
   // Ctrl/Cmd+Enter sends from the question box.
