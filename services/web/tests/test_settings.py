@@ -11,9 +11,15 @@ from asat_web.settings import WebConfigError, WebSettings, settings_from_env
 def test_defaults_and_values_are_read() -> None:
     assert settings_from_env({}) == WebSettings()
     settings = settings_from_env(
-        {"ASAT_WEB_HOST": "0.0.0.0", "ASAT_WEB_PORT": "9740", "ASAT_RESEARCH_URL": "http://r:1/"}
+        {
+            "ASAT_WEB_HOST": "0.0.0.0",
+            "ASAT_WEB_PORT": "9740",
+            "ASAT_RESEARCH_URL": "http://r:1/",
+            "ASAT_EXTRACTION_URL": "http://x:8750/",
+        }
     )
     assert (settings.host, settings.port, settings.research_url) == ("0.0.0.0", 9740, "http://r:1")
+    assert settings.extraction_url == "http://x:8750" and WebSettings().extraction_url == "http://127.0.0.1:8750"
 
 
 @pytest.mark.parametrize(
@@ -22,6 +28,7 @@ def test_defaults_and_values_are_read() -> None:
         ("ASAT_WEB_PORT", "web", "use a port number from 1 to 65535"),
         ("ASAT_WEB_PORT", "99999", "use a port number from 1 to 65535"),
         ("ASAT_RESEARCH_URL", "research:8730", "use the research service's http(s) URL"),
+        ("ASAT_EXTRACTION_URL", "extraction:8750", "use the extraction service's http(s) URL"),
     ],
 )
 def test_a_bad_value_names_the_variable_and_what_is_allowed(name: str, value: str, words: str) -> None:

@@ -7,6 +7,10 @@ to the browser (same origin), each stage as it arrives and the decision rendered
 question naming one period asked with another is refused, offering both.
 A research reply that breaks its contract, or an unexpected error status from it, is a 502 page
 naming the research service; research down (or answering 503) is a 503 page.
+``/documents`` uploads invoices and receipts to the extraction service (``ASAT_EXTRACTION_URL``),
+lists their transactions and shows each for review beside its original, where a field's
+correction is sent back through extraction's API; extraction's failures are 502 and 503 pages
+naming the extraction service, as for research.
 """
 
 from __future__ import annotations
@@ -16,17 +20,26 @@ from contextlib import asynccontextmanager
 from datetime import date
 from importlib.resources import files
 from typing import Annotated, Any, Literal
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, quote
+from uuid import UUID
 
 import httpx
 from fastapi import FastAPI, Query, Request
-from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, StreamingResponse
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 
 from asat_corpus.contracts.research import MAX_QUESTION_CHARS, PeriodPreview
 from asat_corpus.http_errors import install_error_handlers
 from asat_web.diff import diff_texts
+from asat_web.documents_view import EDITABLE, IMAGE_TYPES, KINDS, LABELS, parse_change, review_view, show
+from asat_web.extraction_client import (
+    ExtractionClient,
+    ExtractionRejected,
+    ExtractionReplyError,
+    ExtractionUnavailable,
+    Upload,
+)
 from asat_web.highlight import QuoteMismatch
 from asat_web.labels import default_income_year, period_preview
 from asat_web.rendering import Renderer
@@ -75,16 +88,20 @@ def create_app(
     settings: WebSettings | None = None,
     client: httpx.AsyncClient | None = None,
     today: Any = date.today,
+    extraction_client: httpx.AsyncClient | None = None,
 ) -> FastAPI:
-    """The app; ``client`` (an httpx client, e.g. over a stub research app) replaces the network."""
+    """The app; ``client`` (an httpx client, e.g. over a stub research app) replaces the network,
+    and ``extraction_client`` does the same for the extraction service."""
     settings = settings or WebSettings()
     research = ResearchClient(settings.research_url, client=client)
+    extraction = ExtractionClient(settings.extraction_url, client=extraction_client)
     renderer = Renderer()
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         yield
         await research.aclose()
+        await extraction.aclose()
 
     app = FastAPI(title="AsAt web", version="0.1.0", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.middleware("http")(add_security_headers)
@@ -245,6 +262,130 @@ def create_app(
         except ResearchUnavailable as exc:
             return error_page("Audit log unavailable", str(exc), 503)
         return page("audit_entry.html", entry=entry, record=entry["record"])
+
+    def extraction_error(exc: ExtractionRejected | ExtractionUnavailable) -> HTMLResponse:
+        if isinstance(exc, ExtractionRejected):
+            title = "Document not found" if exc.status == 404 else "The extraction service refused the request"
+            return error_page(title, str(exc), exc.status)
+        if isinstance(exc, ExtractionReplyError):
+            return error_page("Extraction service reply unusable", str(exc), 502)
+        return error_page("Extraction service unavailable", str(exc), 503)
+
+    async def documents_page(status: int = 200, **context: Any) -> HTMLResponse:
+        try:
+            listed = await extraction.transactions(settings.document_rows)
+        except (ExtractionRejected, ExtractionUnavailable) as exc:
+            return extraction_error(exc)
+        rows = [
+            {
+                "document_id": t.document_id,
+                "review_status": t.review_status,
+                "kind": show(t.values.get("kind")).replace("_", " "),
+                "supplier": show(t.values.get("supplier_name")),
+                "total": show(t.values.get("total_amount")),
+                "currency": t.values.get("currency") or "",
+                "issue_date": show(t.values.get("issue_date")),
+                "warnings": len(t.extraction.warnings),
+            }
+            for t in listed.transactions
+        ]
+        context = {"results": None, "problem": None} | context
+        return page("documents.html", status=status, rows=rows, **context)
+
+    async def review_page(document_id: UUID, status: int = 200, **context: Any) -> HTMLResponse:
+        try:
+            detail = await extraction.document(document_id)
+        except (ExtractionRejected, ExtractionUnavailable) as exc:
+            return extraction_error(exc)
+        context = {"problem": None, "saved": None, "form": {}} | context
+        return page(
+            "document.html",
+            status=status,
+            document=detail.document,
+            transaction=detail.transaction,
+            view=review_view(detail),
+            editable=[(name, LABELS[name]) for name in EDITABLE],
+            kinds=KINDS,
+            labels=LABELS,
+            show=show,
+            **context,
+        )
+
+    @app.get("/documents", response_class=HTMLResponse)
+    async def documents() -> HTMLResponse:
+        return await documents_page()
+
+    @app.post("/documents", response_class=HTMLResponse)
+    async def upload_documents(request: Request) -> HTMLResponse:
+        """The files of the form (``files``, one or many) forwarded in one request to extraction."""
+        form = await request.form(max_files=settings.max_upload_files + 1, max_fields=10)
+        uploads: list[Upload] = []
+        for item in form.getlist("files"):
+            if isinstance(item, str) or not item.filename:
+                continue
+            content = await item.read()
+            media_type = item.content_type or "application/octet-stream"
+            uploads.append(Upload(filename=item.filename, content=content, media_type=media_type))
+        await form.close()
+        if not uploads:
+            return await documents_page(422, problem="Choose at least one file (or drop files on the box).")
+        try:
+            reply = await extraction.upload(uploads)
+        except ExtractionRejected as exc:
+            return await documents_page(exc.status, problem=f"Nothing was uploaded: {exc}")
+        except ExtractionUnavailable as exc:
+            return extraction_error(exc)
+        return await documents_page(results=reply.results)
+
+    @app.get("/documents/{document_id}", response_class=HTMLResponse)
+    async def document_page(document_id: UUID, saved: str | None = None) -> HTMLResponse:
+        said = None
+        if saved in LABELS:
+            said = f"Correction to {LABELS[saved]} saved."
+        elif saved in ("confirmed", "rejected"):
+            said = f"Marked {saved}."
+        return await review_page(document_id, saved=said)
+
+    @app.get("/documents/{document_id}/file", response_model=None)
+    async def document_file(document_id: UUID) -> Response:
+        """The original, relayed from extraction (same origin, so the page's policy allows the image)."""
+        try:
+            original = await extraction.original(document_id)
+        except (ExtractionRejected, ExtractionUnavailable) as exc:
+            return extraction_error(exc)
+        disposition = "inline" if original.media_type in IMAGE_TYPES else "attachment"
+        headers = {"content-disposition": f'{disposition}; filename="{document_id}"', "cache-control": "no-store"}
+        return Response(original.content, media_type=original.media_type, headers=headers)
+
+    @app.post("/documents/{document_id}/corrections", response_model=None)
+    async def correct_document(document_id: UUID, request: Request) -> HTMLResponse | RedirectResponse:
+        """One field's corrected value (or a review decision) and who made it, sent as a PATCH."""
+        fields = {k: v[0] for k, v in parse_qs((await request.body()).decode("utf-8", "replace")).items()}
+        who, note = fields.get("who", "").strip(), fields.get("note", "").strip() or None
+        decision = fields.get("review_status")
+        name = fields.get("field", "")
+        form = {"who": who, "note": note or "", "field": name, "value": fields.get("value", "")}
+        body: dict[str, Any] = {"who": who, "note": note}
+        try:
+            if not who:
+                raise ValueError("Type your name as the reviewer: every correction records who made it.")
+            if decision in ("confirmed", "rejected"):
+                body["review_status"] = decision
+            else:
+                body["changes"] = {name: parse_change(name, fields.get("value", ""))}
+        except ValueError as exc:
+            return await review_page(document_id, status=422, problem=str(exc), form=form)
+        try:
+            detail = await extraction.document(document_id)
+            await extraction.correct(detail.transaction.id, body)
+        except ExtractionRejected as exc:
+            if exc.status == 404:
+                return extraction_error(exc)
+            return await review_page(document_id, status=exc.status, problem=f"Not saved: {exc}", form=form)
+        except ExtractionUnavailable as exc:
+            return extraction_error(exc)
+        saved = name if "changes" in body else (decision or "")
+        return RedirectResponse(f"/documents/{document_id}?saved={quote(saved)}#corrections", status_code=303)
 
     @app.get("/healthz", response_model=WebHealth)
     async def healthz() -> WebHealth:

@@ -1,8 +1,9 @@
-"""Where the web service listens and where it finds research (from the environment).
+"""Where the web service listens and where it finds research and extraction (from the environment).
 
 | variable | allowed | default |
 |---|---|---|
 | ``ASAT_RESEARCH_URL`` | the research service, an http(s) URL | ``http://127.0.0.1:8730`` |
+| ``ASAT_EXTRACTION_URL`` | the extraction service (Documents pages), an http(s) URL | ``http://127.0.0.1:8750`` |
 | ``ASAT_WEB_HOST`` | the address to listen on | ``127.0.0.1`` |
 | ``ASAT_WEB_PORT`` | the port, 1 to 65535 | ``8740`` |
 """
@@ -24,6 +25,7 @@ from asat_corpus.env_settings import (
 )
 
 DEFAULT_RESEARCH_URL = "http://127.0.0.1:8730"
+DEFAULT_EXTRACTION_URL = "http://127.0.0.1:8750"
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8740
 
@@ -38,9 +40,16 @@ class WebSettings(EnvSettings):
         validation_alias="ASAT_RESEARCH_URL",
         description=f"the research service's http(s) URL, e.g. {DEFAULT_RESEARCH_URL}",
     )
+    extraction_url: HttpUrl = Field(
+        default=DEFAULT_EXTRACTION_URL,
+        validation_alias="ASAT_EXTRACTION_URL",
+        description=f"the extraction service's http(s) URL, e.g. {DEFAULT_EXTRACTION_URL}",
+    )
     host: str = Field(default=DEFAULT_HOST, validation_alias="ASAT_WEB_HOST", description=HOST_ALLOWED)
     port: Port = Field(default=DEFAULT_PORT, validation_alias="ASAT_WEB_PORT", description=PORT_ALLOWED)
     audit_rows: int = Field(default=50, ge=1, le=500)  # rows on the audit page; not a setting
+    document_rows: int = Field(default=200, ge=1, le=1000)  # transactions on the Documents page; not a setting
+    max_upload_files: int = Field(default=50, ge=1, le=1000)  # files one upload form may carry; not a setting
 
 
 def settings_from_env(env: Mapping[str, str]) -> WebSettings:

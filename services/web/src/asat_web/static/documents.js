@@ -1,0 +1,60 @@
+/* AsAt Documents: drop files on the upload box; click a field's "Show line" to highlight where it was read.
+   Without JavaScript the file input works as it is and each "Show line" is a link to its line (:target). */
+(function () {
+  "use strict";
+
+  const zone = document.getElementById("drop-zone");
+  const input = document.getElementById("files");
+  const chosen = document.getElementById("chosen");
+
+  function showChosen(files) {
+    if (!chosen) return;
+    const names = Array.from(files).map(function (f) { return f.name; });
+    chosen.textContent = names.length ? names.length + (names.length === 1 ? " file: " : " files: ") + names.join(", ") : "";
+  }
+
+  if (zone && input) {
+    ["dragenter", "dragover"].forEach(function (type) {
+      zone.addEventListener(type, function (event) {
+        event.preventDefault();
+        zone.classList.add("dragging");
+      });
+    });
+    zone.addEventListener("dragleave", function () { zone.classList.remove("dragging"); });
+    zone.addEventListener("drop", function (event) {
+      event.preventDefault();
+      zone.classList.remove("dragging");
+      const files = event.dataTransfer && event.dataTransfer.files;
+      if (files && files.length) {
+        input.files = files;
+        showChosen(input.files);
+      }
+    });
+    input.addEventListener("change", function () { showChosen(input.files); });
+  }
+
+  function highlight(id) {
+    const line = document.getElementById(id);
+    if (!line) return false;
+    document.querySelectorAll(".source-line.highlighted").forEach(function (other) {
+      other.classList.remove("highlighted");
+      other.removeAttribute("aria-current");
+    });
+    document.querySelectorAll("a.source-link[aria-pressed]").forEach(function (link) {
+      link.removeAttribute("aria-pressed");
+    });
+    line.classList.add("highlighted");
+    line.setAttribute("aria-current", "true");
+    line.scrollIntoView({ block: "nearest" });
+    return true;
+  }
+
+  document.querySelectorAll("a.source-link").forEach(function (link) {
+    link.addEventListener("click", function (event) {
+      if (highlight(link.dataset.line)) {
+        event.preventDefault();
+        link.setAttribute("aria-pressed", "true");
+      }
+    });
+  });
+})();
