@@ -114,10 +114,18 @@ def test_unsupported_type(pipeline: Pipeline) -> None:
     assert result.cause == "unsupported" and "archive.zip" in result.message
 
 
-def test_wrong_extension_is_read_by_content_with_a_warning(pipeline: Pipeline, invoice_pdf: bytes) -> None:
-    result = as_processed(pipeline.process("invoice.png", invoice_pdf))
+def test_a_file_of_another_kind_than_its_extension_says_is_refused(pipeline: Pipeline, invoice_pdf: bytes) -> None:
+    result = failure(pipeline, "invoice.png", invoice_pdf)
+    assert result.cause == "extension_mismatch" and "invoice.png" in result.message
+
+
+def test_one_picture_format_named_as_another_is_read_with_a_warning(pipeline: Pipeline) -> None:
+    buffer = io.BytesIO()
+    Image.new("RGB", (400, 120), "white").save(buffer, "PNG")
+    result = pipeline.process("scan.jpg", buffer.getvalue())
+    assert isinstance(result, Processed), result
     assert "extension_mismatch" in [w.code for w in result.extraction.warnings]
-    assert result.media_type == "application/pdf"
+    assert result.media_type == "image/png"
 
 
 def test_processed_type_is_exported() -> None:

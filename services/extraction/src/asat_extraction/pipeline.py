@@ -50,12 +50,17 @@ class Pipeline:
         try:
             read = read_document(name, data, self.limits, self.ocr, images=self.images)
         except InputError as error:
-            return Failed(name, digest, error.cause.value, error.message, time.perf_counter() - started)
+            return Failed(name, digest, error.cause.value, _naming(name, error.message), time.perf_counter() - started)
         try:
             extraction = self.extractor.extract(read.document)
         except ExtractorError as error:
-            return Failed(name, digest, EXTRACTOR_FAILED, error.message, time.perf_counter() - started)
+            return Failed(name, digest, EXTRACTOR_FAILED, _naming(name, error.message), time.perf_counter() - started)
         extraction = replace(extraction, warnings=(*read.warnings, *extraction.warnings, *run_checks(extraction)))
         return Processed(
             name, digest, read.document.media_type, read.document.input_kind, extraction, time.perf_counter() - started
         )
+
+
+def _naming(name: str, message: str) -> str:
+    """A per-document error always names its file (the readers' messages do not all say it)."""
+    return message if name in message else f"{name}: {message}"

@@ -16,6 +16,7 @@ class Cause(StrEnum):
     UNSUPPORTED = "unsupported"
     NOT_UTF8 = "not_utf8"
     OCR_UNAVAILABLE = "ocr_unavailable"
+    EXTENSION_MISMATCH = "extension_mismatch"  # a PDF named .png, an image named .pdf, ...
 
 
 class InputError(Exception):

@@ -21,6 +21,20 @@ class ReadResult:
     warnings: tuple[Warning, ...]
 
 
+_IMAGES = frozenset({MediaType.PNG, MediaType.JPEG, MediaType.TIFF})
+_MESSAGES = frozenset({MediaType.TEXT, MediaType.EMAIL})
+
+
+def _family(media: MediaType) -> str:
+    """PDF, picture or message: one picture format named as another (a PNG saved as .jpg) is read
+    with a warning; a file of another family than its name says is refused."""
+    if media in _IMAGES:
+        return "image"
+    if media in _MESSAGES:
+        return "message"
+    return media.value
+
+
 def _check_size(name: str, data: bytes, limits: InputLimits) -> None:
     if not data:
         raise InputError(Cause.EMPTY, f"{name} is empty (0 bytes): the file was not saved or copied completely")
@@ -66,14 +80,23 @@ def read_document(
         )
     warnings: list[Warning] = []
     claimed = extension_type(name)
-    if claimed is not None and claimed is not media and not {claimed, media} <= {MediaType.TEXT, MediaType.EMAIL}:
-        warnings.append(
-            Warning(
-                "extension_mismatch",
-                f"{name} is named as {claimed.value} but its content is {media.value}; it was read as "
-                f"{media.value}: rename the file",
+    if claimed is not None and claimed is not media:
+        if _family(claimed) != _family(media):
+            # Not what its extension says (a PDF named .png, a picture named .pdf): refused, so a
+            # wrongly named or disguised file is never taken for the document the name promises.
+            raise InputError(
+                Cause.EXTENSION_MISMATCH,
+                f"{name} is named as {claimed.value} but its content is {media.value}: rename it to the right "
+                "extension (or re-export it) and upload it again",
             )
-        )
+        if not {claimed, media} <= {MediaType.TEXT, MediaType.EMAIL}:
+            warnings.append(
+                Warning(
+                    "extension_mismatch",
+                    f"{name} is named as {claimed.value} but its content is {media.value}; it was read as "
+                    f"{media.value}: rename the file",
+                )
+            )
     if media is MediaType.EMAIL:
         return _read_email(name, data, limits, ocr, warnings)
     texts, kind = _pages_of(name, data, media, limits, ocr)
