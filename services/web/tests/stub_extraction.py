@@ -2,8 +2,9 @@
 
 Each uploaded file becomes a document and a transaction with a fixed extraction (Harbourside
 Plumbing, total 37.50 read from "Total (inc GST) $37.50" on page 1); a file named ``bad*`` is an
-``error`` result, the same bytes twice are ``existing``. ``malformed=True`` answers every read
-with a body of the wrong shape.
+``error`` result, the same bytes twice are ``existing``. A PDF has ``PDF_PAGES`` pages, a PNG one,
+a ``.txt`` none (``page_count`` null; its pages route answers 415); every page is the tiny ``PNG``.
+``malformed=True`` answers every read with a body of the wrong shape.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from fastapi.responses import JSONResponse, Response
 
 NOW = "2026-04-01T10:00:00Z"
 TOTAL_LINE = "Total (inc GST) $37.50"
+PDF_PAGES = 2
+MEDIA_TYPES = {".png": "image/png", ".txt": "text/plain"}
 PNG = (
     b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89"
     b"\x00\x00\x00\rIDATx\x9cc\xf8\xff\xff?\x00\x05\xfe\x02\xfe\xa7\x35\x81\x84\x00\x00\x00\x00IEND\xaeB`\x82"
@@ -74,6 +77,10 @@ def create_stub(malformed: bool = False) -> FastAPI:
         transaction = next(t for t in app.state.transactions.values() if t["document_id"] == document_id)
         return {"document": document, "transaction": transaction}
 
+    def pages_of(document_id: str) -> int | None:
+        media_type = app.state.documents[document_id]["media_type"]
+        return {"application/pdf": PDF_PAGES, "image/png": 1}.get(media_type)
+
     def not_found(what: str) -> JSONResponse:
         return JSONResponse({"error": "not_found", "message": f"no {what}"}, status_code=404)
 
@@ -93,7 +100,7 @@ def create_stub(malformed: bool = False) -> FastAPI:
             if existing is not None:
                 results.append({"filename": name, "status": "existing"} | detail(existing["id"]))
                 continue
-            media_type = "image/png" if name.endswith(".png") else "application/pdf"
+            media_type = MEDIA_TYPES.get(name[name.rfind(".") :], "application/pdf")
             doc_id, tx_id = str(uuid.uuid4()), str(uuid.uuid4())
             app.state.documents[doc_id] = {"id": doc_id, "filename": name, "media_type": media_type, "sha256": sha,
                                            "size": len(data), "created_at": NOW}  # fmt: skip
@@ -116,7 +123,21 @@ def create_stub(malformed: bool = False) -> FastAPI:
             return JSONResponse({"document": {"id": document_id}})
         if document_id not in app.state.documents:
             return not_found(f"document {document_id}")
-        return JSONResponse(detail(document_id))
+        return JSONResponse(detail(document_id) | {"page_count": pages_of(document_id)})
+
+    @app.get("/v1/documents/{document_id}/pages/{page}", response_model=None)
+    def get_page(document_id: str, page: int) -> Response:
+        if malformed:
+            return JSONResponse({"page": page})
+        if document_id not in app.state.documents:
+            return not_found(f"document {document_id}")
+        count = pages_of(document_id)
+        if count is None:
+            message = "a text/plain document has no pages to show"
+            return JSONResponse({"error": "no_pages", "message": message}, status_code=415)
+        if not 1 <= page <= count:
+            return not_found(f"page {page}: the document has {count}")
+        return Response(PNG, media_type="image/png")
 
     @app.get("/v1/documents/{document_id}/file", response_model=None)
     def get_file(document_id: str) -> Response:

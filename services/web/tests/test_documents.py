@@ -11,10 +11,11 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from asat_web.app import create_app
-from asat_web.documents_view import parse_change
+from asat_web.documents_view import parse_change, review_view
+from asat_web.extraction_client import DocumentDetail
 from asat_web.settings import WebSettings
 
-from .stub_extraction import PNG, TOTAL_LINE, create_stub
+from .stub_extraction import PDF_PAGES, PNG, TOTAL_LINE, create_stub
 from .stub_research import create_stub as create_research_stub
 
 EXTRACTION = "http://extraction.test"
@@ -88,20 +89,61 @@ def test_review_shows_fields_with_confidence_and_links_to_the_line_each_was_read
     assert total is not None and "37.50" in total.group(0) and "0.98" in total.group(0)
     link = re.search(r'<a class="source-link" href="#(line-\d+)" data-line="\1"', total.group(0))
     assert link is not None
-    line = re.search(rf'<li class="source-line" id="{link.group(1)}">(.*?)</li>', html, re.S)
+    line = re.search(rf'<li class="source-line" id="{link.group(1)}" data-page="1">(.*?)</li>', html, re.S)
     assert line is not None and TOTAL_LINE.replace("(", "(") in line.group(1) and "Total" in line.group(1)
     # each line is listed once although several fields were read from it
     assert html.count("ABN 51 824 753 556</code>") == 1
     assert "no currency printed" in html and "a tax invoice of $1,000 or more names the buyer" in html
     assert "<code>buyer_missing</code>" in html and "Download the original (application/pdf)" in html
-    assert "<img" not in html  # a PDF is not an image: its lines and a download link
+    assert "original-image" not in html  # a PDF is shown as its pages, not as the file itself
+
+
+def test_a_pdf_is_shown_as_one_picture_per_page_and_each_line_names_its_page() -> None:
+    web, _ = make()
+    (doc_id,) = document_ids(upload(web, ("a.pdf", b"%PDF-a")).text)
+    html = web.get(f"/documents/{doc_id}").text
+    figures = re.findall(r'<figure class="page" id="page-(\d+)" data-page="\1">(.*?)</figure>', html, re.S)
+    assert [number for number, _ in figures] == [str(n) for n in range(1, PDF_PAGES + 1)]
+    for number, figure in figures:
+        assert f"Page {number} of {PDF_PAGES}" in figure
+        assert re.search(
+            rf'<img class="page-image" src="/documents/{doc_id}/pages/{number}" '
+            rf'alt="Page {number} of {PDF_PAGES} of the uploaded document a.pdf"',
+            figure,
+        )
+    assert 'loading="lazy"' not in figures[0][1] and 'loading="lazy"' in figures[1][1]
+    total = re.search(r'<tr id="field-total_amount".*?data-line="(line-\d+)"', html, re.S)
+    assert total is not None and f'<li class="source-line" id="{total.group(1)}" data-page="1">' in html
+
+
+def test_a_page_is_relayed_as_png_through_the_web_origin() -> None:
+    web, _ = make()
+    (doc_id,) = document_ids(upload(web, ("a.pdf", b"%PDF-a")).text)
+    image = web.get(f"/documents/{doc_id}/pages/{PDF_PAGES}")
+    assert image.status_code == 200 and image.content == PNG and image.headers["content-type"] == "image/png"
+    assert image.headers["content-disposition"].startswith("inline")
+    beyond = web.get(f"/documents/{doc_id}/pages/{PDF_PAGES + 1}")
+    assert beyond.status_code == 404 and "Document not found" in beyond.text
+    assert web.get(f"/documents/{doc_id}/pages/0").status_code == 422
+    unknown = web.get("/documents/00000000-0000-0000-0000-000000000000/pages/1")
+    assert unknown.status_code == 404
+
+
+def test_a_text_document_has_no_pictures_and_its_pages_route_is_refused_with_the_reason() -> None:
+    web, _ = make()
+    (doc_id,) = document_ids(upload(web, ("receipt.txt", b"Total $22.00")).text)
+    html = web.get(f"/documents/{doc_id}").text
+    assert "<img" not in html and "Download the original (text/plain)" in html
+    refused = web.get(f"/documents/{doc_id}/pages/1")
+    assert refused.status_code == 415 and "a text/plain document has no pages to show" in refused.text
 
 
 def test_an_image_document_is_shown_beside_its_fields_through_the_web_origin() -> None:
     web, _ = make()
     (doc_id,) = document_ids(upload(web, ("scan.png", PNG)).text)
     html = web.get(f"/documents/{doc_id}").text
-    assert f'<img class="original-image" src="/documents/{doc_id}/file"' in html
+    assert f'<img class="page-image" src="/documents/{doc_id}/pages/1" alt="Page 1 of 1 of' in html
+    assert "Open the image" in html and html.count("<img") == 1
     image = web.get(f"/documents/{doc_id}/file")
     assert image.status_code == 200 and image.content == PNG and image.headers["content-type"] == "image/png"
     assert image.headers["content-disposition"].startswith("inline")
@@ -162,6 +204,25 @@ def test_a_malformed_reply_is_a_502_page_naming_the_extraction_service() -> None
         page = web.get(path)
         assert page.status_code == 502, path
         assert "Extraction service reply unusable" in page.text and "the extraction service sent a reply" in page.text
+    picture = web.get("/documents/00000000-0000-0000-0000-000000000000/pages/1")
+    assert picture.status_code == 502 and "not a PNG picture" in picture.text
+
+
+def test_without_a_page_count_an_image_is_shown_from_its_file_as_before() -> None:
+    web, stub = make()
+    (doc_id,) = document_ids(upload(web, ("scan.png", PNG)).text)
+    detail = DocumentDetail.model_validate(web_detail(stub, doc_id) | {"page_count": None})
+    view = review_view(detail)
+    assert view.pages == [] and view.is_image
+    counted = review_view(DocumentDetail.model_validate(web_detail(stub, doc_id) | {"page_count": 3}))
+    assert [(p.id, p.src) for p in counted.pages] == [
+        (f"page-{n}", f"/documents/{doc_id}/pages/{n}") for n in (1, 2, 3)
+    ]
+
+
+def web_detail(stub: FastAPI, doc_id: str) -> dict[str, Any]:
+    transaction = next(t for t in stub.state.transactions.values() if t["document_id"] == doc_id)
+    return {"document": stub.state.documents[doc_id], "transaction": transaction}
 
 
 def test_extraction_down_is_a_503_page_naming_it() -> None:
@@ -173,6 +234,7 @@ def test_extraction_down_is_a_503_page_naming_it() -> None:
         web.get("/documents"),
         upload(web, ("a.pdf", b"%PDF")),
         web.get(f"/documents/{'0' * 8}-0000-0000-0000-{'0' * 12}"),
+        web.get(f"/documents/{'0' * 8}-0000-0000-0000-{'0' * 12}/pages/1"),
     ):
         assert reply.status_code == 503
         assert (

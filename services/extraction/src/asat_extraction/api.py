@@ -17,7 +17,7 @@ from datetime import date
 from typing import Annotated, Any
 from uuid import UUID
 
-from fastapi import FastAPI, File, Query, Request, UploadFile
+from fastapi import FastAPI, File, Path, Query, Request, UploadFile
 from fastapi.responses import JSONResponse, Response
 
 from asat_corpus.contracts.errors import ErrorBody
@@ -33,6 +33,7 @@ from asat_extraction.api_models import (
     UploadResponse,
     UploadResult,
 )
+from asat_extraction.pages import NoPages, PageOutOfRange, Unrenderable, has_pages, page_count, render_page
 from asat_extraction.pipeline import Failed, Pipeline
 from asat_extraction.schema import extraction_out, flat_values
 from asat_extraction.store.port import DocumentStore, NotFound
@@ -50,6 +51,10 @@ Text = Annotated[str | None, Query(max_length=100)]
 Day = Annotated[date | None, Query()]
 Limit = Annotated[int, Query(ge=1, le=1000)]
 Offset = Annotated[int, Query(ge=0)]
+PageNumber = Annotated[int, Path(ge=1, le=10_000, description="the page (a TIFF's frame), counted from 1")]
+PNG_REPLY: dict[int | str, dict[str, Any]] = {
+    200: {"content": {"image/png": {}}, "description": "the page as a PNG picture"}
+}
 
 
 DATABASE = "database (Postgres)"
@@ -155,9 +160,48 @@ def build_app(pipeline: Pipeline, store: DocumentStore, max_files: int, database
 
     @app.get("/v1/documents/{document_id}", responses=_errors(404, 422))
     def get_document(document_id: UUID) -> DocumentDetail:
+        document = store.document(document_id)
+        pages = None
+        if has_pages(document.media_type):
+            try:
+                pages = page_count(document.media_type, store.content(document_id))
+            except Unrenderable:
+                pages = None
         return DocumentDetail(
-            document=DocumentOut.of(store.document(document_id)),
+            document=DocumentOut.of(document),
             transaction=TransactionOut.of(store.transaction_of(document_id)),
+            page_count=pages,
+        )
+
+    @app.get(
+        "/v1/documents/{document_id}/pages/{page}",
+        response_class=Response,
+        responses=PNG_REPLY | _errors(404, 415, 422),
+    )
+    def get_page(document_id: UUID, page: PageNumber) -> Response:
+        """Page ``page`` (from 1) of a PDF, or frame of a TIFF or image, rendered as PNG for review."""
+        document = store.document(document_id)
+        try:
+            png = render_page(document.media_type, store.content(document_id), page)
+        except NoPages as error:
+            raise _ApiError(415, ErrorBody(error="no_pages", message=str(error))) from None
+        except PageOutOfRange as error:
+            body = ErrorBody(
+                error="not_found",
+                message=f"{error}: ask for a page from 1 to {error.count} (GET /v1/documents/{document_id} "
+                "gives page_count)",
+                limit="page_count",
+                maximum=error.count,
+                actual=page,
+            )
+            raise _ApiError(404, body) from None
+        except Unrenderable as error:
+            message = f"document {document_id} cannot be rendered: {error}"
+            raise _ApiError(422, ErrorBody(error="unrenderable_document", message=message)) from None
+        return Response(
+            content=png,
+            media_type="image/png",
+            headers={"X-Content-Type-Options": "nosniff", "Cache-Control": "private, max-age=3600"},
         )
 
     @app.get("/v1/documents/{document_id}/file", responses=_errors(404, 422))

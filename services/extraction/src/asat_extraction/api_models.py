@@ -72,6 +72,11 @@ class UploadResponse(BaseModel):
 class DocumentDetail(BaseModel):
     document: DocumentOut
     transaction: TransactionOut
+    page_count: int | None = Field(
+        default=None,
+        description="pages of a PDF or frames of an image, each shown by GET /v1/documents/{id}/pages/{page}; "
+        "null for a document without pages (email, text)",
+    )
 
 
 class LineItemIn(BaseModel):

@@ -24,7 +24,7 @@ from urllib.parse import parse_qs, quote
 from uuid import UUID
 
 import httpx
-from fastapi import FastAPI, Query, Request
+from fastapi import FastAPI, Path, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
@@ -356,6 +356,19 @@ def create_app(
         disposition = "inline" if original.media_type in IMAGE_TYPES else "attachment"
         headers = {"content-disposition": f'{disposition}; filename="{document_id}"', "cache-control": "no-store"}
         return Response(original.content, media_type=original.media_type, headers=headers)
+
+    @app.get("/documents/{document_id}/pages/{page}", response_model=None)
+    async def document_page_image(document_id: UUID, page: Annotated[int, Path(ge=1, le=10_000)]) -> Response:
+        """One page of the original rendered as PNG by extraction, relayed (same origin: the policy allows it)."""
+        try:
+            image = await extraction.page(document_id, page)
+        except (ExtractionRejected, ExtractionUnavailable) as exc:
+            return extraction_error(exc)
+        headers = {
+            "content-disposition": f'inline; filename="{document_id}-page-{page}.png"',
+            "cache-control": "private, max-age=3600",
+        }
+        return Response(image.content, media_type="image/png", headers=headers)
 
     @app.post("/documents/{document_id}/corrections", response_model=None)
     async def correct_document(document_id: UUID, request: Request) -> HTMLResponse | RedirectResponse:

@@ -2,7 +2,9 @@
 
 The extraction service keeps each field's provenance (page and the exact line it was read from),
 not the document's whole text. So the review view lists the lines the fields were read from, page
-by page, each once, and every field points at its line (``line-N``): a click highlights it.
+by page, each once, and every field points at its line (``line-N``): a click highlights it and
+marks the page it is on. A PDF's pages and an image's frames are shown as pictures (``page-N``),
+each rendered by extraction (``page_count`` in its reply) and relayed through the web's origin.
 """
 
 from __future__ import annotations
@@ -53,12 +55,35 @@ class FieldRow:
     warnings: list[str]
 
 
+@dataclass(frozen=True)
+class PageImage:
+    number: int
+    id: str  # page-N: the element a field's line marks
+    src: str
+    alt: str
+
+
 @dataclass
 class ReviewView:
     fields: list[FieldRow]
     lines: list[SourceLine]
     line_items: list[dict[str, Any]]
     is_image: bool
+    pages: list[PageImage] = field(default_factory=list)
+
+
+def page_images(detail: DocumentDetail) -> list[PageImage]:
+    """One picture per page (a TIFF's frames are its pages), each with alt text naming it."""
+    document, count = detail.document, detail.page_count or 0
+    return [
+        PageImage(
+            number=n,
+            id=f"page-{n}",
+            src=f"/documents/{document.id}/pages/{n}",
+            alt=f"Page {n} of {count} of the uploaded document {document.filename}",
+        )
+        for n in range(1, count + 1)
+    ]
 
 
 def show(value: Any) -> str:
@@ -116,7 +141,7 @@ def review_view(detail: DocumentDetail) -> ReviewView:
         for item in extraction.line_items_read()
     ]
     ordered = sorted(lines.values(), key=lambda line: (line.page, int(line.id.split("-")[1])))
-    return ReviewView(rows, ordered, items, detail.document.media_type in IMAGE_TYPES)
+    return ReviewView(rows, ordered, items, detail.document.media_type in IMAGE_TYPES, page_images(detail))
 
 
 def warning_count(transaction: Transaction) -> int:

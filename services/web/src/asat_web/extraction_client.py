@@ -4,7 +4,7 @@ The web may not import ``asat_extraction`` (import-linter ``services-independent
 it reads are modelled here, minimally: only what the Documents pages show, each reply checked
 against its model. Failures become :class:`ExtractionUnavailable` (the service cannot be reached,
 or answered 503: says how to start it), :class:`ExtractionRejected` (it refused the request
-itself, 404, 413 or 422: carries its message) or :class:`ExtractionReplyError` (any other error
+itself, 404, 413, 415 or 422: carries its message) or :class:`ExtractionReplyError` (any other error
 status, or a reply that breaks the shape: the pages answer 502 naming the extraction service).
 """
 
@@ -22,9 +22,10 @@ from asat_corpus.contracts.errors import describe_validation_error
 
 START_HINT = "start it with `python -m asat_extraction serve` (or `make up`), or set ASAT_EXTRACTION_URL"
 SERVICE = "the extraction service"
-# The extraction service's refusals of a request itself (not found, too many files, invalid).
-REFUSALS = frozenset({404, 413, 422})
+# The extraction service's refusals of a request itself (not found, too many files, no pages, invalid).
+REFUSALS = frozenset({404, 413, 415, 422})
 Reply = TypeVar("Reply", bound=BaseModel)
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 ReviewStatus = Literal["pending", "confirmed", "corrected", "rejected"]
 # The fields of a transaction, in the order the review view lists them.
 FIELDS = (
@@ -43,7 +44,7 @@ class ExtractionReplyError(ExtractionUnavailable):
 
 
 class ExtractionRejected(Exception):
-    """The extraction service refused the request (404, 413, 422); ``status`` and its message are kept."""
+    """The extraction service refused the request (404, 413, 415, 422); ``status`` and its message are kept."""
 
     def __init__(self, status: int, message: str) -> None:
         super().__init__(message)
@@ -150,6 +151,7 @@ class UploadReply(BaseModel):
 class DocumentDetail(BaseModel):
     document: Document
     transaction: Transaction
+    page_count: int | None = None  # pages of a PDF or frames of an image; none for email and text
 
 
 class TransactionList(BaseModel):
@@ -193,6 +195,19 @@ class ExtractionClient:
         if reply.status_code != 200:
             raise ExtractionReplyError(f"{SERVICE} answered {reply.status_code} to {where}")
         media_type = reply.headers.get("content-type", "application/octet-stream").split(";")[0].strip()
+        return OriginalFile(content=reply.content, media_type=media_type)
+
+    async def page(self, document_id: UUID, page: int) -> OriginalFile:
+        """``GET /v1/documents/{id}/pages/{page}``: that page (from 1) rendered as a PNG."""
+        where = f"GET /v1/documents/{document_id}/pages/{page}"
+        reply = await self._request("GET", f"/v1/documents/{document_id}/pages/{page}")
+        self._raise_for(reply, where)
+        media_type = reply.headers.get("content-type", "").split(";")[0].strip()
+        if reply.status_code != 200 or media_type != "image/png" or not reply.content.startswith(PNG_SIGNATURE):
+            raise ExtractionReplyError(
+                f"{SERVICE} answered {reply.status_code} ({media_type or 'no content type'}) to {where}, "
+                "not a PNG picture: is ASAT_EXTRACTION_URL the extraction service, of this release?"
+            )
         return OriginalFile(content=reply.content, media_type=media_type)
 
     async def transactions(self, limit: int = 200) -> TransactionList:

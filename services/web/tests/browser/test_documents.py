@@ -2,8 +2,9 @@
 the web app and the REAL extraction app (deterministic extractor, Tesseract, the in-memory store),
 each under uvicorn on its own free port; the web talks to extraction over HTTP only. Two
 generated documents (a text PDF and a PNG scan of the same invoice, from the synthetic
-generator) are dropped on the upload box, listed, reviewed (clicking the total highlights the
-line it was read from), and a correction is saved and shown. Saves ``docs/screenshots/documents-*.png``."""
+generator) are dropped on the upload box, listed, reviewed (the PDF's page is shown as a picture
+rendered by extraction; clicking the total highlights the line it was read from and marks its
+page), and a correction is saved and shown. Saves ``docs/screenshots/documents-*.png``."""
 
 from __future__ import annotations
 
@@ -46,6 +47,8 @@ CHROMIUM = os.environ.get("ASAT_CHROMIUM", "/usr/bin/chromium")
 SHOTS = Path(__file__).resolve().parents[4] / "docs" / "screenshots"
 RESEARCH = "http://research.test"
 TIMEOUT_MS = 60_000
+LOADED = "(selector) => { const img = document.querySelector(selector); return img && img.complete && img.naturalWidth > 0; }"
+NATURAL_WIDTH = "(selector) => document.querySelector(selector).naturalWidth"
 DROP = """(zone, files) => {
   const transfer = new DataTransfer();
   for (const f of files) {
@@ -123,6 +126,11 @@ def test_drop_two_documents_see_them_listed_review_highlight_and_correct(session
 
     tab.locator(".results > li", has_text="harbourside.pdf").get_by_role("link", name="review it").click()
     expect(tab.locator("h1")).to_have_text("harbourside.pdf")
+    page = tab.locator("#page-1")
+    expect(page.get_by_role("img", name="Page 1 of 1 of the uploaded document harbourside.pdf")).to_be_visible()
+    tab.wait_for_function(LOADED, arg="#page-1 img.page-image")
+    assert tab.evaluate(NATURAL_WIDTH, "#page-1 img.page-image") > 500  # rendered by extraction at ~130 dpi
+    expect(page).not_to_have_class(re.compile(r"\bmarked\b"))
     total = tab.locator("#field-total_amount")
     expect(total.locator(".field-value")).to_have_text("37.50")
     line_id = total.locator("a.source-link").get_attribute("data-line")
@@ -133,9 +141,14 @@ def test_drop_two_documents_see_them_listed_review_highlight_and_correct(session
     expect(line).to_have_class(re.compile(r"\bhighlighted\b"))
     expect(line).to_contain_text("$37.50")
     expect(tab.locator(".source-line.highlighted")).to_have_count(1)
+    expect(page).to_have_class(re.compile(r"\bmarked\b"))
+    expect(page).to_have_attribute("aria-current", "true")
+    expect(page.locator(".page-read")).to_have_text("Total was read here: \u201cTotal (inc GST) $37.50\u201d")
+    expect(tab.locator(".page.marked")).to_have_count(1)
     # another field moves the highlight to its own line
     tab.locator("#field-supplier_abn").get_by_role("link", name="Show line").click()
     expect(tab.locator(".source-line.highlighted")).to_contain_text("51 824 753 556")
+    expect(page.locator(".page-read")).to_contain_text("Supplier ABN was read here")
     total.get_by_role("link", name="Show line").click()
     session.shot("documents-review")
 
@@ -169,9 +182,11 @@ def test_an_image_is_shown_beside_its_fields_and_the_page_fits_a_phone(session: 
         if tab.locator("h1").inner_text() == "harbourside-scan.png":
             break
     expect(tab.locator("h1")).to_have_text("harbourside-scan.png")
-    image = tab.locator("img.original-image")
+    image = tab.locator("#page-1 img.page-image")
     expect(image).to_be_visible()
-    assert tab.evaluate("document.querySelector('img.original-image').naturalWidth") == 1100
+    expect(image).to_have_attribute("alt", "Page 1 of 1 of the uploaded document harbourside-scan.png")
+    tab.wait_for_function(LOADED, arg="#page-1 img.page-image")
+    assert tab.evaluate(NATURAL_WIDTH, "#page-1 img.page-image") == 1100  # the scan itself, as PNG
     session.shot("documents-review-image")
     tab.set_viewport_size({"width": 390, "height": 844})
     try:
@@ -179,6 +194,10 @@ def test_an_image_is_shown_beside_its_fields_and_the_page_fits_a_phone(session: 
             tab.goto(f"{session.web_url}{path}")
             width = tab.evaluate("document.documentElement.scrollWidth")
             assert width <= 390, f"{path} scrolls sideways on a phone: {width}px wide"
+        # on a phone the fields are below the page: a field's link scrolls back up to the page it marks
+        tab.locator("#field-total_amount").get_by_role("link", name="Show line").click()
+        expect(tab.locator("#page-1")).to_have_class(re.compile(r"\bmarked\b"))
+        expect(tab.locator("#page-1")).to_be_in_viewport()
         session.shot("documents-review-narrow")
     finally:
         tab.set_viewport_size({"width": 1280, "height": 900})

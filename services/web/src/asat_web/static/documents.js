@@ -1,4 +1,5 @@
-/* AsAt Documents: drop files on the upload box; click a field's "Show line" to highlight where it was read.
+/* AsAt Documents: drop files on the upload box; click a field's "Show line" to highlight where it was read
+   and mark (outline, scroll to) the page picture it is on.
    Without JavaScript the file input works as it is and each "Show line" is a link to its line (:target). */
 (function () {
   "use strict";
@@ -33,7 +34,34 @@
     input.addEventListener("change", function () { showChosen(input.files); });
   }
 
-  function highlight(id) {
+  function markPage(line, label) {
+    document.querySelectorAll(".page.marked").forEach(function (other) {
+      other.classList.remove("marked");
+      other.removeAttribute("aria-current");
+      const read = other.querySelector(".page-read");
+      if (read) read.textContent = "";
+    });
+    const page = document.getElementById("page-" + line.dataset.page);
+    if (!page) return false;
+    page.classList.add("marked");
+    page.setAttribute("aria-current", "true");
+    const read = page.querySelector(".page-read");
+    const text = line.querySelector(".line-text");
+    if (read && text) read.textContent = (label ? label + " was read" : "Read") + " here: \u201c" + text.textContent + "\u201d";
+    const box = page.getBoundingClientRect();
+    if (box.bottom < 0 || box.top > window.innerHeight) page.scrollIntoView({ block: "start" });
+    return true;
+  }
+
+  function fieldLabel(link) {
+    const row = link.closest("tr");
+    const heading = row && row.querySelector("th");
+    if (heading) return heading.textContent.trim();
+    const item = link.closest("li");
+    return item ? "Line item" : "";
+  }
+
+  function highlight(id, label) {
     const line = document.getElementById(id);
     if (!line) return false;
     document.querySelectorAll(".source-line.highlighted").forEach(function (other) {
@@ -45,13 +73,13 @@
     });
     line.classList.add("highlighted");
     line.setAttribute("aria-current", "true");
-    line.scrollIntoView({ block: "nearest" });
+    if (!markPage(line, label)) line.scrollIntoView({ block: "nearest" });
     return true;
   }
 
   document.querySelectorAll("a.source-link").forEach(function (link) {
     link.addEventListener("click", function (event) {
-      if (highlight(link.dataset.line)) {
+      if (highlight(link.dataset.line, fieldLabel(link))) {
         event.preventDefault();
         link.setAttribute("aria-pressed", "true");
       }
