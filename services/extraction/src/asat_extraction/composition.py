@@ -17,12 +17,13 @@ from fastapi import FastAPI
 
 from asat_corpus.env_settings import SettingsError, read_settings
 from asat_extraction.api import build_app
-from asat_extraction.config import ExtractionConfig, ModelConfig, Provider
+from asat_extraction.config import ExtractionConfig, ModelConfig, OcrChoice, Provider
 from asat_extraction.extractor.deterministic import DeterministicExtractor
 from asat_extraction.extractor.port import Extractor
 from asat_extraction.inputs.errors import InputError
 from asat_extraction.inputs.limits import InputLimits
-from asat_extraction.inputs.ocr import TesseractOcr
+from asat_extraction.inputs.ocr import OcrEngine, TesseractOcr
+from asat_extraction.inputs.rapid_ocr import RapidOcr
 from asat_extraction.model import anthropic_adapter, ollama_adapter
 from asat_extraction.model.anthropic_adapter import AnthropicTransport
 from asat_extraction.model.extractor import ModelExtractor, ModelTransport
@@ -59,6 +60,7 @@ def config_from_env(env: Mapping[str, str] | None = None) -> ExtractionConfig:
         provider=settings.provider,
         model=_model_config(settings),
         limits=limits,
+        ocr=settings.ocr,
         tesseract=settings.tesseract,
         ocr_language=settings.ocr_language,
         database_url=settings.database_url or settings.stack_database_url,
@@ -118,12 +120,22 @@ def build_extractor(config: ExtractionConfig) -> Extractor:
     return ModelExtractor(transport)
 
 
-def build_pipeline(config: ExtractionConfig) -> Pipeline:
-    """Extractor, OCR and limits; refuses to start when the OCR program is missing."""
+def build_ocr(config: ExtractionConfig) -> OcrEngine:
+    """The OCR engine ``ASAT_EXTRACTION_OCR`` names; ConfigError when it is not installed (never a fallback)."""
+    if config.ocr is OcrChoice.RAPIDOCR:
+        try:
+            return RapidOcr()
+        except InputError as error:
+            raise ConfigError(error.message) from None
     try:
-        ocr = TesseractOcr(config.ocr_language, config.tesseract)
+        return TesseractOcr(config.ocr_language, config.tesseract)
     except InputError as error:
         raise ConfigError(f"ASAT_EXTRACTION_TESSERACT={config.tesseract!r}: {error.message}") from None
+
+
+def build_pipeline(config: ExtractionConfig) -> Pipeline:
+    """Extractor, OCR and limits; refuses to start when the OCR engine is missing."""
+    ocr = build_ocr(config)
     extractor = build_extractor(config)
     return Pipeline(extractor, ocr, config.limits, images=config.provider is not Provider.DETERMINISTIC)
 

@@ -18,6 +18,13 @@ class Provider(StrEnum):
     OLLAMA = "ollama"
 
 
+class OcrChoice(StrEnum):
+    """The OCR engine for images and image-only PDF pages (``ASAT_EXTRACTION_OCR``)."""
+
+    TESSERACT = "tesseract"
+    RAPIDOCR = "rapidocr"
+
+
 @dataclass(frozen=True)
 class ModelConfig:
     """Where a model provider is and which model to ask (``api_key`` may be empty for local servers)."""
@@ -39,3 +46,4 @@ class ExtractionConfig:
     port: int
     max_upload_files: int
     model: ModelConfig | None = None  # set for every provider but deterministic
+    ocr: OcrChoice = OcrChoice.TESSERACT

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from asat_corpus.env_settings import HOST_ALLOWED, PORT_ALLOWED, URL_ALLOWED, EnvSettings, HttpUrl, Port
-from asat_extraction.config import Provider
+from asat_extraction.config import OcrChoice, Provider
 from asat_extraction.inputs.limits import InputLimits
 
 AT_LEAST_ONE = "a whole number, at least 1"
@@ -60,6 +60,11 @@ class ExtractionSettings(EnvSettings):
         ge=MIN_RENDER_DPI,
         validation_alias="ASAT_EXTRACTION_RENDER_DPI",
         description=f"a whole number of dots per inch, at least {MIN_RENDER_DPI}",
+    )
+    ocr: OcrChoice = Field(
+        default=OcrChoice.TESSERACT,
+        validation_alias="ASAT_EXTRACTION_OCR",
+        description=f"one of {', '.join(choice.value for choice in OcrChoice)}",
     )
     tesseract: str = Field(
         default="tesseract",

@@ -29,6 +29,13 @@ class OcrResult:
 
 
 class OcrEngine(Protocol):
+    """Reads a page image: printed rows in reading order, a tab at a wide gap between cells.
+
+    The promise every adapter keeps (``asat_extraction.testing.ocr_contract``): a page skewed a few
+    degrees or turned upside down is read upright; a blank page is no text and no error; an image
+    that cannot be decoded is an :class:`InputError` (``corrupt``), never some library's exception.
+    """
+
     @property
     def name(self) -> str: ...
 
@@ -43,7 +50,9 @@ _MONEY = re.compile(r"\d\.\d{2}\b")
 
 
 @dataclass(frozen=True)
-class _Word:
+class WordBox:
+    """A word's (or phrase's) box on the page, in pixels."""
+
     top: int
     height: int
     left: int
@@ -55,7 +64,7 @@ class _Word:
         return self.top + self.height / 2
 
 
-def _overlaps(a: _Word, b: _Word) -> bool:
+def _overlaps(a: WordBox, b: WordBox) -> bool:
     """True when the boxes share over a third of the smaller one's area."""
     width = min(a.left + a.width, b.left + b.width) - max(a.left, b.left)
     height = min(a.top + a.height, b.top + b.height) - max(a.top, b.top)
@@ -64,14 +73,29 @@ def _overlaps(a: _Word, b: _Word) -> bool:
     return width * height > min(a.width * a.height, b.width * b.height) / 3
 
 
-def _rows(words: list[_Word]) -> list[list[_Word]]:
+def grayscale(image: Image.Image) -> Image.Image:
+    """``image`` in 8-bit gray; an image Pillow cannot decode (truncated, damaged) is an InputError."""
+    try:
+        return image.convert("L")
+    except (OSError, SyntaxError, ValueError) as error:
+        raise InputError(
+            Cause.CORRUPT, f"the image cannot be decoded for OCR ({error}): it is damaged or truncated"
+        ) from None
+
+
+def layout_text(words: list[WordBox], page_width: int) -> str:
+    """Words (or phrases) with their boxes laid out as printed rows, in reading order."""
+    return "\n".join(_columned(row, page_width) for row in _rows(words))
+
+
+def _rows(words: list[WordBox]) -> list[list[WordBox]]:
     """Words grouped into printed rows by their vertical middle, whatever blocks Tesseract saw
     (it often reads a right-hand column of amounts as a block of its own)."""
     if not words:
         return []
     heights = sorted(w.height for w in words)
     tolerance = heights[len(heights) // 2] * 0.55
-    rows: list[list[_Word]] = []
+    rows: list[list[WordBox]] = []
     for word in sorted(words, key=lambda w: w.middle):
         if rows and abs(word.middle - sum(w.middle for w in rows[-1]) / len(rows[-1])) <= tolerance:
             rows[-1].append(word)
@@ -80,7 +104,7 @@ def _rows(words: list[_Word]) -> list[list[_Word]]:
     return [sorted(row, key=lambda w: w.left) for row in rows]
 
 
-def _columned(words: list[_Word], page_width: int) -> str:
+def _columned(words: list[WordBox], page_width: int) -> str:
     """Words of one row joined; a tab at a gap wider than three letters, and before a row that starts mid-page."""
     heights = sorted(w.height for w in words)
     gap = 3 * heights[len(heights) // 2]
@@ -112,14 +136,14 @@ class TesseractOcr:
     def name(self) -> str:
         return "tesseract"
 
-    def _words(self, image: Image.Image, psm: int) -> list[tuple[_Word, float]]:
+    def _words(self, image: Image.Image, psm: int) -> list[tuple[WordBox, float]]:
         data = pytesseract.image_to_data(
             image, lang=self._language, config=f"--psm {psm}", output_type=pytesseract.Output.DICT
         )
-        words: list[tuple[_Word, float]] = []
+        words: list[tuple[WordBox, float]] = []
         for i, text in enumerate(data["text"]):
             if str(text).strip():
-                box = _Word(
+                box = WordBox(
                     int(data["top"][i]), int(data["height"][i]), int(data["left"][i]), int(data["width"][i]), str(text)
                 )
                 words.append((box, float(data["conf"][i])))
@@ -130,17 +154,17 @@ class TesseractOcr:
         amounts; when a row labelled as an amount shows none, a uniform-block pass (psm 6) runs too
         and its words that overlap none of the first pass are added. Rows are rebuilt from positions."""
         first = self._words(image, 4)
-        text = "\n".join(_columned(line, image.width) for line in _rows([w for w, _ in first]))
+        text = layout_text([w for w, _ in first], image.width)
         confidences = [c for _, c in first]
         if any(_AMOUNT_LABEL.search(row) and not _MONEY.search(row) for row in text.splitlines()):
             second = [(w, c) for w, c in self._words(image, 6) if not any(_overlaps(w, f) for f, _ in first)]
             words = [w for w, _ in first + second]
-            text = "\n".join(_columned(line, image.width) for line in _rows(words))
+            text = layout_text(words, image.width)
             confidences = confidences or [c for _, c in second]
         return text, (sum(confidences) / len(confidences) if confidences else 0.0)
 
     def read(self, image: Image.Image) -> OcrResult:
-        gray = image.convert("L")
+        gray = grayscale(image)
         levelled, skew = deskew(gray)
         text, confidence = self._read(levelled)
         if confidence >= LOW_CONFIDENCE and len(text) > 20:
