@@ -6,7 +6,8 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 
-from asat_corpus.contracts.verification import ErrorBody, VerificationRequest, VerificationResponse
+from asat_corpus.contracts.errors import ErrorBody
+from asat_corpus.contracts.verification import VerificationRequest, VerificationResponse
 from asat_corpus.http_errors import install_error_handlers
 from asat_verifier.body_limit import BodyLimit, too_large_body
 from asat_verifier.groundedness.port import GroundednessScorer

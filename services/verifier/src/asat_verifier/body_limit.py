@@ -10,7 +10,7 @@ import json
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from asat_corpus.contracts.verification import ErrorBody
+from asat_corpus.contracts.errors import ErrorBody
 
 
 def too_large_body(limit: str, maximum: int, actual: int, message: str) -> ErrorBody:

@@ -13,7 +13,6 @@ from enum import StrEnum
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from asat_corpus.contracts.claims import Claim
-from asat_corpus.contracts.errors import ErrorBody as ErrorBody  # the body of every 4xx reply
 from asat_corpus.contracts.sources import SourceRef
 
 MIN_QUOTE_CHARS = 25
