@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import fields, replace
 from datetime import UTC, date, datetime, timedelta, timezone
 from typing import Any
@@ -57,6 +58,7 @@ FIELD_STRATEGIES: dict[str, st.SearchStrategy[Any]] = {
     "corpus_generation": texts,
     "latencies": st.lists(latencies, max_size=3).map(tuple),
     "as_known_on": st.none() | st.dates(),
+    "shown": st.none() | st.dictionaries(names, texts, max_size=3).map(lambda d: json.dumps(d, ensure_ascii=False)),
 }
 records = st.builds(AuditRecord, **FIELD_STRATEGIES)
 
@@ -64,10 +66,11 @@ records = st.builds(AuditRecord, **FIELD_STRATEGIES)
 def test_every_record_field_has_a_strategy_and_a_place_in_the_document(make_record: Any) -> None:
     # A field added to AuditRecord but left out of the hashed document would not be protected.
     assert set(FIELD_STRATEGIES) == set(RECORD_FIELDS) == {f.name for f in fields(AuditRecord)}
-    document = record_document(1, MOMENT, make_record(as_known_on=date(2015, 10, 1)))
+    document = record_document(1, MOMENT, make_record(as_known_on=date(2015, 10, 1), shown='{"note":"x"}'))
     assert set(document) == set(RECORD_FIELDS) | {"id", "recorded_at"}
-    # Unset, as_known_on is the one field left out (so older rows keep their hashes).
-    assert set(record_document(1, MOMENT, make_record())) == set(document) - {"as_known_on"}
+    # Unset, as_known_on and shown are the fields left out (so older rows keep their hashes).
+    assert set(record_document(1, MOMENT, make_record())) == set(document) - {"as_known_on", "shown"}
+    assert document["shown"] == '{"note":"x"}'  # the stored text itself, so the hash covers its bytes
 
 
 def test_canonical_bytes_are_sorted_compact_utf8() -> None:

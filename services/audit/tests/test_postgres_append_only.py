@@ -230,3 +230,27 @@ def test_a_revoked_insert_is_an_audit_write_error_with_the_reason(clean_audit_lo
         finally:
             admin.execute(sql.SQL("GRANT INSERT ON research.audit_log TO {}").format(role))
         assert store.append(make_record(0)).id == 1
+
+
+@pytest.mark.parametrize(
+    ("row", "statement"),
+    [
+        (1, """UPDATE research.audit_log SET shown = '{"note":"added later"}' WHERE id = 1"""),  # none -> set
+        (2, """UPDATE research.audit_log SET shown = '{"claims":[],"note":"edited"}' WHERE id = 2"""),  # edited
+        (2, """UPDATE research.audit_log SET shown = '{"claims":[], "note":"as shown"}' WHERE id = 2"""),  # spacing
+        (2, "UPDATE research.audit_log SET shown = NULL WHERE id = 2"),  # set -> none
+    ],
+)
+def test_tampering_with_what_was_shown_is_found_by_verify(
+    clean_audit_log: Any, make_record: Any, row: int, statement: LiteralString
+) -> None:
+    with PostgresAuditStore(clean_audit_log.app_url) as store:
+        store.append(make_record(0))
+        store.append(make_record(1, shown='{"claims":[],"note":"as shown"}'))
+        store.append(make_record(2))
+    assert _verify_json(clean_audit_log)[0] == 0
+    _tamper(clean_audit_log, statement)
+    code, report = _verify_json(clean_audit_log)
+    assert code == 1
+    assert report["checked"] == row - 1
+    assert (report["broken"]["id"], report["broken"]["kind"]) == (row, "hash_mismatch")

@@ -46,11 +46,11 @@ def _applied(db: Any) -> list[tuple[Any, ...]]:
 def test_a_fresh_database_is_migrated_once_and_the_app_role_granted(make_database: Any) -> None:
     db = make_database()
     first = migrate_database(db.owner_url, db.app_role)
-    assert [m.name for m in first.applied] == ["audit_log", "as_known_on"]
+    assert [m.name for m in first.applied] == ["audit_log", "as_known_on", "shown"]
     assert first.version == len(load_migrations())
     again = migrate_database(db.owner_url, db.app_role)
     assert (again.applied, again.already_applied) == ((), len(load_migrations()))
-    assert _applied(db) == [(1, "audit_log"), (2, "as_known_on")]
+    assert _applied(db) == [(1, "audit_log"), (2, "as_known_on"), (3, "shown")]
     assert _privileges(db) == (True, True, False, False, False)
 
 
@@ -70,7 +70,7 @@ def test_a_failing_migration_is_rolled_back_and_not_recorded(make_database: Any)
     )
     with pytest.raises(MigrationError, match="failed and was rolled back"):
         migrate_database(db.owner_url, db.app_role, broken)
-    assert _applied(db) == [(1, "audit_log"), (2, "as_known_on")]
+    assert _applied(db) == [(1, "audit_log"), (2, "as_known_on"), (3, "shown")]
     with psycopg.connect(db.admin_url) as admin:
         assert admin.execute("SELECT to_regclass('research.t')").fetchone() == (None,)
 
@@ -95,7 +95,7 @@ def test_two_runners_starting_together_do_not_race(make_database: Any) -> None:
         thread.join()
     assert failures == []
     assert sorted(len(r.applied) for r in reports) == [0, 0, 0, len(load_migrations())]
-    assert _applied(db) == [(1, "audit_log"), (2, "as_known_on")]
+    assert _applied(db) == [(1, "audit_log"), (2, "as_known_on"), (3, "shown")]
 
 
 def test_the_app_role_must_differ_from_the_owner(make_database: Any) -> None:
@@ -110,7 +110,9 @@ def test_the_app_role_must_exist(make_database: Any) -> None:
         migrate_database(db.owner_url, "asat_no_such_role_here")
 
 
-def test_a_log_written_before_as_known_on_still_verifies_after_0002(make_database: Any, make_record: Any) -> None:
+def test_a_log_written_before_as_known_on_and_shown_still_verifies_after_0003(
+    make_database: Any, make_record: Any
+) -> None:
     db = make_database()
     migrate_database(db.owner_url, db.app_role, load_migrations()[:1])
     # Two rows as the code before 0002 wrote them: no as_known_on column, hash over the old document.
@@ -134,16 +136,17 @@ def test_a_log_written_before_as_known_on_still_verifies_after_0002(make_databas
                 {**params, "prev_hash": prev_hash, "hash": digest},
             )
             prev_hash = digest
-    with pytest.raises(AuditStartupError, match="version 1 and this code needs 2"):
+    with pytest.raises(AuditStartupError, match="version 1 and this code needs 3"):
         PostgresAuditStore(db.app_url)
 
     report = migrate_database(db.owner_url, db.app_role)
-    assert [m.name for m in report.applied] == ["as_known_on"]
+    assert [m.name for m in report.applied] == ["as_known_on", "shown"]
     with PostgresAuditStore(db.app_url) as store:
         old = store.get(2)
         assert old is not None
         assert (old.record.as_known_on, old.hash) == (None, prev_hash)
-        new = store.append(make_record(3, as_known_on=date(2015, 10, 31)))
+        new = store.append(make_record(3, as_known_on=date(2015, 10, 31), shown='{"note":"as shown"}'))
         assert (new.id, new.prev_hash, new.record.as_known_on) == (3, prev_hash, date(2015, 10, 31))
+        assert (old.record.shown, new.record.shown) == (None, '{"note":"as shown"}')
         verified = store.verify()
     assert (verified.ok, verified.checked, verified.last_hash) == (True, 3, new.hash)

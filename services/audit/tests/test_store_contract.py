@@ -12,6 +12,7 @@ import pytest
 from asat_audit.canonical import GENESIS_HASH, chain_hash, record_document
 from asat_audit.memory_store import InMemoryAuditStore
 from asat_audit.postgres_store import PostgresAuditStore
+from asat_audit.reconnecting import ReconnectingAuditStore
 from asat_audit.record import AuditCitation, StageLatency
 from asat_audit.store import AuditStore
 
@@ -72,6 +73,34 @@ class StoreContract:
         assert report.ok
         assert (report.checked, report.last_hash) == (3, also_known.hash)
 
+    def test_shown_round_trips_exactly_and_is_chained(self, store: AuditStore, make_record: Any) -> None:
+        # Key order, spacing and non-ASCII are kept as written: the hash covers the stored text.
+        text = '{"z":1,"note":"café — s 8-1 (1)","claims":[{"quote":"a \\"loss\\" or outgoing"}]}'
+        shown = store.append(make_record(0, shown=text))
+        plain = store.append(make_record(1))
+        assert store.get(shown.id) == shown
+        assert shown.record.shown == text
+        assert plain.record.shown is None
+        assert "shown" not in record_document(plain.id, plain.recorded_at, plain.record)
+        assert record_document(shown.id, shown.recorded_at, shown.record)["shown"] == text
+        assert shown.hash == chain_hash(shown.prev_hash, record_document(shown.id, shown.recorded_at, shown.record))
+        assert store.verify().ok
+
+    def test_find_matches_the_question_literally_newest_n_oldest_first(
+        self, store: AuditStore, make_record: Any
+    ) -> None:
+        questions = ["Home office in FY2020?", "Car expenses 50% rule", "home OFFICE again", "Car_expenses", "GST"]
+        entries = [store.append(make_record(i, question=q)) for i, q in enumerate(questions)]
+        assert store.find("home office", 10) == (entries[0], entries[2])
+        assert store.find("home office", 1) == (entries[2],)
+        assert store.find("50%", 10) == (entries[1],)  # % is a literal, not a wildcard
+        assert store.find("r_e", 10) == (entries[3],)  # so is _
+        assert store.find("", 2) == (entries[3], entries[4])
+        assert store.find("nothing like it", 5) == ()
+        assert store.find("GST", 0) == ()
+        with pytest.raises(ValueError, match="n >= 0"):
+            store.find("GST", -1)
+
     def test_last_n_oldest_first(self, store: AuditStore, make_record: Any) -> None:
         appended = [store.append(make_record(n)) for n in range(5)]
         assert store.last(2) == tuple(appended[3:])
@@ -111,3 +140,16 @@ class TestPostgresAuditStore(StoreContract):
     def store(self, clean_audit_log: Any) -> Iterator[AuditStore]:
         with PostgresAuditStore(clean_audit_log.app_url) as store:
             yield store
+
+
+@pytest.mark.postgres
+class TestReconnectingAuditStore(StoreContract):
+    """The adapter research composes: the same contract through its reconnecting wrapper."""
+
+    @pytest.fixture
+    def store(self, clean_audit_log: Any) -> Iterator[AuditStore]:
+        store = ReconnectingAuditStore(clean_audit_log.app_url)
+        try:
+            yield store
+        finally:
+            store.close()

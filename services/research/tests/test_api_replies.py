@@ -18,7 +18,8 @@ from pydantic import ValidationError
 
 from asat_corpus.contracts.research import ResearchOutcome
 from asat_corpus.corpus_build import load_corpus
-from asat_research.api import create_app, outcome_json
+from asat_research.api import create_app
+from asat_research.outcome_wire import outcome_json
 from asat_research.retrieval_http import HttpRetriever
 from asat_research.verifier_client import HttpVerifierClient
 

@@ -1,6 +1,6 @@
 """``python -m asat_research.ask`` against a stub research service (``tests/probe/research_stub.py``).
 
-The stub serves recorded outcomes that are exactly what the API's ``outcome_json`` produces
+The stub serves recorded outcomes that are exactly what ``asat_research.outcome_wire.outcome_json`` produces
 (checked here), an answered one from each kind of generator and an abstention, plus error
 replies; a port nothing listens on stands for the service not running.
 """
@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 
 from asat_corpus.attribution import register_attribution
-from asat_research.api import outcome_json
 from asat_research.ask import DEFAULT_URL, OutcomeOut, main, parser
+from asat_research.outcome_wire import outcome_json
 from asat_research.pipeline import AnswerClaim, Citation, ReadingItem, ResearchOutcome
 from asat_research.temporal import ParameterPeriod, PeriodConflict, QuestionPeriod, ScopeSource, TemporalScope
 

@@ -1,9 +1,10 @@
 """Canonical serialisation of an audit row and the hash chain over it (pure).
 
 The document of a row is a JSON object holding the id, the timestamp and every record field,
-except that ``as_known_on`` (added by migration 0002) is present only when it is set: a record
-without it has exactly the document, and so the hash, it had before the field existed, and rows
-stored then still verify.
+except that ``as_known_on`` (added by migration 0002) and ``shown`` (0003) are present only when
+set: a record without them has exactly the document, and so the hash, it had before the fields
+existed, and rows stored then still verify. ``shown`` enters as the stored JSON text (a string),
+so the hash covers the exact bytes kept.
 Its canonical form is JSON with sorted keys, no whitespace, ``ensure_ascii=False``, UTF-8;
 dates are ISO 8601 and timestamps are UTC with microseconds (``2024-07-01T03:04:05.000006Z``).
 ``hash = sha256(prev_hash (64 lowercase hex chars, ASCII) + canonical bytes)``.
@@ -57,7 +58,7 @@ def latency_document(latency: StageLatency) -> Document:
 def record_document(entry_id: int, recorded_at: datetime, record: AuditRecord) -> Document:
     """The JSON document the hash covers: the row's id and timestamp plus every record field.
 
-    ``as_known_on`` is left out when ``None`` (see the module docstring).
+    ``as_known_on`` and ``shown`` are left out when ``None`` (see the module docstring).
     """
     document: Document = {
         "id": entry_id,
@@ -77,13 +78,15 @@ def record_document(entry_id: int, recorded_at: datetime, record: AuditRecord) -
         "corpus_generation": record.corpus_generation,
         "latencies": [latency_document(latency) for latency in record.latencies],
     }
-    return with_as_known_on(document, record.as_known_on)
+    return with_optional_fields(document, record.as_known_on, record.shown)
 
 
-def with_as_known_on(document: Document, as_known_on: date | None) -> Document:
-    """``document`` with ``as_known_on`` added when it is set (unchanged when ``None``)."""
+def with_optional_fields(document: Document, as_known_on: date | None, shown: str | None) -> Document:
+    """``document`` with ``as_known_on`` and ``shown`` added when set (unchanged when ``None``)."""
     if as_known_on is not None:
         document["as_known_on"] = format_date(as_known_on)
+    if shown is not None:
+        document["shown"] = shown
     return document
 
 

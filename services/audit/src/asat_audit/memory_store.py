@@ -45,6 +45,14 @@ class InMemoryAuditStore:
         with self._lock:
             return tuple(self._entries[len(self._entries) - n :]) if n else ()
 
+    def find(self, contains: str, n: int) -> tuple[AuditEntry, ...]:
+        if n < 0:
+            raise ValueError(f"find(contains, n) needs n >= 0, got {n}")
+        needle = contains.casefold()
+        with self._lock:
+            found = [e for e in self._entries if needle in e.record.question.casefold()]
+        return tuple(found[len(found) - n :]) if n else ()
+
     def iter_entries(self, after_id: int = 0) -> Iterator[AuditEntry]:
         with self._lock:
             snapshot = tuple(self._entries[max(after_id, 0) :])

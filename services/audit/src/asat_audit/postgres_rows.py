@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from datetime import date, datetime
 from typing import Any
 
-from asat_audit.canonical import Document, JSONValue, format_date, format_timestamp, with_as_known_on
+from asat_audit.canonical import Document, JSONValue, format_date, format_timestamp, with_optional_fields
 from asat_audit.chain import ChainLink
 from asat_audit.record import (
     AuditCitation,
@@ -27,14 +27,14 @@ Row = Mapping[str, Any]
 COLUMNS = (
     "id, recorded_at, request_id, question, as_of, income_year, decision, reasons, citations,"
     " verified_quotes, reading_list, provider, model, seed, corpus_generation, latencies,"
-    " prev_hash, hash, as_known_on"
+    " prev_hash, hash, as_known_on, shown"
 )
 INSERT = (
     "INSERT INTO research.audit_log (" + COLUMNS + ") VALUES"
     " (%(id)s, %(recorded_at)s, %(request_id)s, %(question)s, %(as_of)s, %(income_year)s,"
     " %(decision)s, %(reasons)s, %(citations)s, %(verified_quotes)s, %(reading_list)s,"
     " %(provider)s, %(model)s, %(seed)s, %(corpus_generation)s, %(latencies)s,"
-    " %(prev_hash)s, %(hash)s, %(as_known_on)s)"
+    " %(prev_hash)s, %(hash)s, %(as_known_on)s, %(shown)s)"
 )
 JSON_COLUMNS = ("reasons", "citations", "verified_quotes", "reading_list", "latencies")
 
@@ -52,11 +52,14 @@ def row_link(row: Row) -> ChainLink:
 def row_document(row: Row) -> Document:
     """The document the row's hash covers, from the stored column values as they are.
 
-    A NULL ``as_known_on`` leaves the key out, as ``record_document`` does for ``None``.
+    A NULL ``as_known_on`` or ``shown`` leaves the key out, as ``record_document`` does for ``None``.
     """
     recorded_at = row["recorded_at"]
     as_of = row["as_of"]
     as_known_on = row["as_known_on"]
+    shown = row["shown"]
+    if shown is not None and not isinstance(shown, str):
+        raise TypeError(f"shown is {type(shown).__name__}, not text")
     if not isinstance(recorded_at, datetime):
         raise TypeError(f"recorded_at is {type(recorded_at).__name__}, not a timestamp")
     if as_of is not None and not isinstance(as_of, date):
@@ -73,7 +76,7 @@ def row_document(row: Row) -> Document:
     for name in JSON_COLUMNS:
         document[name] = row[name]
     document["latencies"] = _latencies_as_stored(row["latencies"])
-    return with_as_known_on(document, as_known_on)
+    return with_optional_fields(document, as_known_on, shown)
 
 
 def row_entry(row: Row) -> AuditEntry:
@@ -95,6 +98,7 @@ def row_entry(row: Row) -> AuditEntry:
             corpus_generation=_str(row["corpus_generation"]),
             latencies=tuple(_latency(x) for x in _list(row["latencies"])),
             as_known_on=row["as_known_on"],
+            shown=row["shown"],
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise AuditReadError(

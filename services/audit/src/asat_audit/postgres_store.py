@@ -75,6 +75,13 @@ class PostgresAuditLog:
         rows = self._read(_SELECT + " ORDER BY id DESC LIMIT %s", (n,))
         return tuple(row_entry(row) for row in reversed(rows))
 
+    def find(self, contains: str, n: int) -> tuple[AuditEntry, ...]:
+        if n < 0:
+            raise ValueError(f"find(contains, n) needs n >= 0, got {n}")
+        pattern = "%" + like_literal(contains) + "%"
+        rows = self._read(_SELECT + " WHERE question ILIKE %s ESCAPE '\\' ORDER BY id DESC LIMIT %s", (pattern, n))
+        return tuple(row_entry(row) for row in reversed(rows))
+
     def iter_entries(self, after_id: int = 0) -> Iterator[AuditEntry]:
         for row in self._iter_rows(after_id):
             yield row_entry(row)
@@ -174,6 +181,7 @@ def _append_locked(conn: psycopg.Connection[DictRow], record: AuditRecord) -> Au
         "recorded_at": recorded_at,
         "as_of": record.as_of,
         "as_known_on": record.as_known_on,
+        "shown": record.shown,
     }
     for name in JSON_COLUMNS:
         params[name] = Jsonb(document[name])
@@ -181,3 +189,8 @@ def _append_locked(conn: psycopg.Connection[DictRow], record: AuditRecord) -> Au
     params["hash"] = digest
     conn.execute(INSERT, params)
     return AuditEntry(id=entry_id, recorded_at=recorded_at, prev_hash=prev_hash, hash=digest, record=record)
+
+
+def like_literal(text: str) -> str:
+    """``text`` as a literal inside an ``ILIKE ... ESCAPE '\\'`` pattern: ``%``, ``_`` and ``\\`` escaped."""
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")

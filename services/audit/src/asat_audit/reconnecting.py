@@ -54,6 +54,9 @@ class ReconnectingAuditStore:
     def last(self, n: int) -> tuple[AuditEntry, ...]:
         return self._ready(AuditReadError).last(n)
 
+    def find(self, contains: str, n: int) -> tuple[AuditEntry, ...]:
+        return self._ready(AuditReadError).find(contains, n)
+
     def iter_entries(self, after_id: int = 0) -> Iterator[AuditEntry]:
         return self._ready(AuditReadError).iter_entries(after_id)
 

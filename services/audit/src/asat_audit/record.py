@@ -10,6 +10,7 @@ a record built, or a row read back, with any other decision is refused.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, fields
@@ -84,7 +85,13 @@ class AuditRecord:
     abstention too. ``seed`` is the sampling seed, ``None`` where the generator has none.
     ``as_known_on`` is the known-time date of the question ("the text as the latest held
     compilation on or before that date shows it"), ``None`` where the question had none; it is
-    last and defaulted so that records built before it existed are built the same way.
+    defaulted so that records built before it existed are built the same way.
+    ``shown`` is what the user was shown, as one JSON object in text: the research outcome as
+    served (decision, every claim with its quotes and ranges, the reading list, the note,
+    ``premise_rejected``, groundedness, reasons and caveats, the period, provider and model),
+    less its ``audit_id`` and ``latencies_ms`` (the row's id and ``latencies`` hold those).
+    ``None`` for rows written before it existed; kept as text so that the hash covers exactly the
+    bytes stored.
     """
 
     request_id: str
@@ -102,6 +109,7 @@ class AuditRecord:
     corpus_generation: str
     latencies: tuple[StageLatency, ...]
     as_known_on: date | None = None
+    shown: str | None = None
 
     def __post_init__(self) -> None:
         _check_text("request_id", self.request_id, allow_empty=False)
@@ -117,6 +125,8 @@ class AuditRecord:
             isinstance(self.as_known_on, datetime) or not isinstance(self.as_known_on, date)
         ):
             raise ValueError(f"as_known_on must be a date or None, got {self.as_known_on!r}")
+        if self.shown is not None:
+            _check_shown(self.shown)
         if self.income_year is not None and not 1 <= self.income_year <= 9999:
             raise ValueError(f"income_year must be between 1 and 9999, got {self.income_year}")
         if self.seed is not None and not MIN_SEED <= self.seed <= MAX_SEED:
@@ -170,6 +180,16 @@ def _check_text(what: str, value: str, *, allow_empty: bool = True) -> None:
         value.encode("utf-8")
     except UnicodeEncodeError as exc:
         raise ValueError(f"{what} is not valid Unicode text ({exc.reason}): remove lone surrogates") from exc
+
+
+def _check_shown(shown: str) -> None:
+    _check_text("shown", shown, allow_empty=False)
+    try:
+        value = json.loads(shown)
+    except ValueError as exc:
+        raise ValueError(f"shown must be the JSON text of what the user was shown: {exc}") from None
+    if not isinstance(value, dict):
+        raise ValueError(f"shown must be a JSON object, got a JSON {type(value).__name__}")
 
 
 def _check_texts(what: str, values: Iterable[str]) -> None:

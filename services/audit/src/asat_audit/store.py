@@ -36,6 +36,11 @@ class AuditStore(Protocol):
         """The last ``n`` rows, oldest first."""
         ...
 
+    def find(self, contains: str, n: int) -> tuple[AuditEntry, ...]:
+        """The last ``n`` rows whose question contains ``contains`` (case-insensitive, literally:
+        no wildcards), oldest first."""
+        ...
+
     def iter_entries(self, after_id: int = 0) -> Iterator[AuditEntry]:
         """Every row with id greater than ``after_id``, in id order."""
         ...

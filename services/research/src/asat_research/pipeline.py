@@ -44,6 +44,7 @@ from asat_research.named_provisions import (
     unheld_named_provision,
     unheld_named_provision_known,
 )
+from asat_research.outcome_wire import shown_text
 from asat_research.parent_merge import ParentContext, merge_parents
 from asat_research.refusal import named_unheld, refusal
 from asat_research.rerank import Reranker
@@ -334,10 +335,13 @@ class ResearchPipeline:
             verified = yield from timer.timed("verify", lambda: self._verify(generated))
             judged = yield from timer.timed("gate", lambda: self._gate(scope, ranked, generated, verified))
         latencies = tuple(StageLatency(stage, ms) for stage, ms in timer.rounded_ms(3).items())
-        recorded = yield from timer.timed("audit", lambda: self._audit(request, question, scope, judged, latencies))
-        outcome = replace(
-            self._outcome(request, scope, judged, recorded, timer.rounded_ms(2)), period_conflict=conflict
+        reading = self._reading_list(judged.parents, judged.citations)
+        # What the user is shown is fixed before the audit row is written, and the row records it.
+        shown = replace(self._outcome(request, scope, judged, reading), period_conflict=conflict)
+        recorded = yield from timer.timed(
+            "audit", lambda: self._audit(request, question, scope, judged, reading, latencies, shown)
         )
+        outcome = replace(shown, audit_id=recorded.audit_id, latencies_ms=timer.rounded_ms(2))
         yield StageEvent("done", timer.total_ms(), {}, outcome)
 
     def answer(
@@ -496,11 +500,12 @@ class ResearchPipeline:
         question: str,
         scope: TemporalScope,
         judged: Judged,
+        reading: tuple[ReadingItem, ...],
         latencies: tuple[StageLatency, ...],
+        shown: ResearchOutcome,
     ) -> Recorded:
         result, generation = judged.result, judged.generation
         claims = judged.claims if result.answered else ()
-        reading = self._reading_list(judged.parents, judged.citations)
         record = AuditRecord(
             request_id=request_id,
             question=question,
@@ -519,6 +524,7 @@ class ResearchPipeline:
             seed=generation.seed,
             corpus_generation=self.ports.corpus.generation,
             latencies=latencies,
+            shown=shown_text(shown),
         )
         try:
             entry = self.ports.audit.append(record)
@@ -531,26 +537,26 @@ class ResearchPipeline:
         request_id: str,
         scope: TemporalScope,
         judged: Judged,
-        recorded: Recorded,
-        latencies_ms: dict[str, float],
+        reading: tuple[ReadingItem, ...],
     ) -> ResearchOutcome:
+        """The outcome as shown, before its audit row exists (``audit_id`` 0, no latencies yet)."""
         result, generation = judged.result, judged.generation
         answered = result.answered
         return ResearchOutcome(
             request_id=request_id,
-            audit_id=recorded.audit_id,
+            audit_id=0,
             decision=result.decision.value,
             reasons=result.reasons,
             scope=scope,
             claims=judged.claims if answered else (),
-            reading_list=recorded.reading_list,
+            reading_list=reading,
             premise_rejected=generation.premise_rejected and answered,
             note=generation.note,
             provider=generation.provider,
             model=generation.model,
             seed=generation.seed,
             corpus_generation=self.ports.corpus.generation,
-            latencies_ms=latencies_ms,
+            latencies_ms={},
             dropped_claims=judged.dropped_claims,
             attribution=self.ports.corpus.attribution,
         )

@@ -6,9 +6,9 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from asat_research.api import outcome_json
 from asat_research.evaluation.answerers import HttpAnswerer
 from asat_research.evaluation.records import answer_from_json
+from asat_research.outcome_wire import outcome_json
 from services.research.tests.evaluation.builders import V2015, make_case, outcome, pipeline_citation
 
 

@@ -7,8 +7,8 @@ from dataclasses import asdict
 
 import httpx
 
-from asat_research.api import outcome_json
 from asat_research.evaluation.answerers import HttpAnswerer
+from asat_research.outcome_wire import outcome_json
 from services.research.tests.evaluation.builders import V2015, make_case, outcome, pipeline_citation
 
 

@@ -6,11 +6,14 @@ quotes cited and verified, and the chain hashes.
 
 from __future__ import annotations
 
+import json
 from datetime import date, datetime
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from asat_corpus.contracts.decisions import Decision
+from asat_corpus.contracts.research import ResearchOutcome
 
 
 class _Reply(BaseModel):
@@ -52,6 +55,17 @@ class AuditRecordOut(_Reply):
     corpus_generation: str
     latencies: tuple[StageLatencyOut, ...]
     as_known_on: date | None = None
+    shown: dict[str, Any] | None = Field(
+        default=None,
+        description="What the user was shown: the research outcome as served, less audit_id and latencies_ms; "
+        "null for rows written before it was recorded.",
+    )
+
+    @field_validator("shown", mode="before")
+    @classmethod
+    def _parsed(cls, value: object) -> object:
+        """The audit library keeps ``shown`` as JSON text (the hash covers its bytes): parse it."""
+        return json.loads(value) if isinstance(value, str) else value
 
 
 class AuditEntryOut(_Reply):
@@ -82,3 +96,22 @@ class ChainReportOut(_Reply):
     last_hash: str
     broken: ChainBreakOut | None
     ok: bool
+
+
+class NotRecordedError(ValueError):
+    """The audit row predates the recording of what was shown."""
+
+
+def outcome_as_given(entry: AuditEntryOut) -> ResearchOutcome:
+    """The research outcome exactly as the row records it was shown (its ``audit_id`` the row's
+    id, its ``latencies_ms`` the row's latencies). Raises :class:`NotRecordedError` for a row
+    written before ``shown`` was recorded, and ``pydantic.ValidationError`` for one whose
+    ``shown`` is not an outcome."""
+    shown = entry.record.shown
+    if shown is None:
+        raise NotRecordedError(
+            f"audit row {entry.id} was written before the audit log recorded what was shown: ask the question "
+            "again to get an answer that can be re-opened and exported"
+        )
+    latencies = {latency.stage: latency.ms for latency in entry.record.latencies}
+    return ResearchOutcome.model_validate({**shown, "audit_id": entry.id, "latencies_ms": latencies})
