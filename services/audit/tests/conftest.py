@@ -120,9 +120,10 @@ def audit_db(pg_server_url: str) -> Iterator[AuditDatabase]:
 def clean_audit_log(audit_db: AuditDatabase) -> AuditDatabase:
     """The session database with an empty audit log (emptied as superuser, triggers disabled)."""
     with audit_db.admin() as admin, admin.transaction():
-        admin.execute("ALTER TABLE research.audit_log DISABLE TRIGGER USER")
-        admin.execute("TRUNCATE research.audit_log")
-        admin.execute("ALTER TABLE research.audit_log ENABLE TRIGGER USER")
+        for table in ("research.audit_log", "research.audit_checkpoints"):
+            admin.execute(f"ALTER TABLE {table} DISABLE TRIGGER USER")
+            admin.execute(f"TRUNCATE {table}")
+            admin.execute(f"ALTER TABLE {table} ENABLE TRIGGER USER")
     return audit_db
 
 

@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
-from datetime import date
+from datetime import UTC, date, datetime
 from typing import Any
 
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from asat_audit.canonical import GENESIS_HASH, chain_hash, record_document
+from asat_audit.checkpoint import sign
 from asat_audit.memory_store import InMemoryAuditStore
 from asat_audit.postgres_store import PostgresAuditStore
 from asat_audit.reconnecting import ReconnectingAuditStore
 from asat_audit.record import AuditCitation, StageLatency
-from asat_audit.store import AuditStore
+from asat_audit.store import AuditStore, AuditWriteError
 
 
 class StoreContract:
@@ -100,6 +102,20 @@ class StoreContract:
         assert store.find("GST", 0) == ()
         with pytest.raises(ValueError, match="n >= 0"):
             store.find("GST", -1)
+
+    def test_links_and_checkpoints(self, store: AuditStore, make_record: Any) -> None:
+        appended = [store.append(make_record(n)) for n in range(3)]
+        assert [(link.id, link.hash) for link in store.iter_links()] == [(e.id, e.hash) for e in appended]
+        assert store.checkpoints() == ()
+        key = Ed25519PrivateKey.generate()
+        moment = datetime(2026, 12, 3, tzinfo=UTC)
+        first = sign(key, 1, 2, [e.hash for e in appended[:2]], moment)
+        second = sign(key, 3, 3, [appended[2].hash], moment)
+        store.add_checkpoint(first)
+        store.add_checkpoint(second)
+        assert store.checkpoints() == (first, second)
+        with pytest.raises(AuditWriteError):
+            store.add_checkpoint(second)  # a checkpoint ending where one already does is refused
 
     def test_last_n_oldest_first(self, store: AuditStore, make_record: Any) -> None:
         appended = [store.append(make_record(n)) for n in range(5)]

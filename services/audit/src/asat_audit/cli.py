@@ -1,7 +1,16 @@
-"""``python -m asat_audit``: verify the chain, show the last rows, migrate the schema.
+"""``python -m asat_audit``: verify the log, show the last rows, migrate the schema, and make the
+signing key and the signed checkpoints.
 
-Exit codes: 0 done (chain valid); 1 chain broken, or migration refused; 2 cannot connect or
-not configured (the message says what to set).
+``verify`` checks the hash chain and, when a checkpoint file and the public key are given
+(``--checkpoints``/``ASAT_AUDIT_CHECKPOINT_FILE``, ``--public-key``/``ASAT_AUDIT_PUBLIC_KEY_FILE``),
+every signed checkpoint against the stored rows and the database's copy against the file's: a
+rewritten prefix, a truncated tail and a forged row are each reported with the first bad row id.
+``keygen`` writes the signing key (``ASAT_AUDIT_SIGNING_KEY_FILE``, mode 0600) and its public
+half; ``checkpoint`` signs the rows since the last checkpoint once; ``checkpointer`` keeps doing so
+every N rows and every M seconds.
+
+Exit codes: 0 done (log valid); 1 log broken, or migration or checkpoint refused; 2 cannot
+connect or not configured (the message says what to set).
 """
 
 from __future__ import annotations
@@ -10,18 +19,25 @@ import argparse
 import json
 import os
 import sys
+import time
 from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
 from typing import TextIO
 
 import psycopg
 from psycopg.conninfo import conninfo_to_dict
 
 from asat_audit.canonical import JSONValue, record_document
-from asat_audit.chain import ChainReport
+from asat_audit.checkpoint import Checkpoint, CheckpointFormatError, to_json
+from asat_audit.checkpoint_file import KeyFileError, load_private_key, load_public_key, read_checkpoints, write_key_pair
+from asat_audit.checkpointer import CheckpointRefused, Schedule, make_checkpoint, run_checkpointer
+from asat_audit.integrity import check_integrity
+from asat_audit.integrity_report import integrity_json, integrity_text
 from asat_audit.migration_runner import MigrationError, migrate_database
-from asat_audit.postgres_store import PostgresAuditLog
+from asat_audit.postgres_store import PostgresAuditLog, PostgresAuditStore
 from asat_audit.record import AuditEntry
-from asat_audit.store import AuditReadError, AuditStartupError
+from asat_audit.store import AuditReadError, AuditStartupError, AuditWriteError
 
 EXIT_OK = 0
 EXIT_BROKEN = 1
@@ -30,6 +46,9 @@ EXIT_UNAVAILABLE = 2
 DATABASE_URL_ENV = "ASAT_DATABASE_URL"
 MIGRATE_URL_ENV = "ASAT_AUDIT_MIGRATE_URL"
 APP_ROLE_ENV = "ASAT_AUDIT_APP_ROLE"
+CHECKPOINT_FILE_ENV = "ASAT_AUDIT_CHECKPOINT_FILE"
+PUBLIC_KEY_ENV = "ASAT_AUDIT_PUBLIC_KEY_FILE"
+SIGNING_KEY_ENV = "ASAT_AUDIT_SIGNING_KEY_FILE"
 
 
 class _Unavailable(Exception):
@@ -48,7 +67,12 @@ def main(
     stderr = sys.stderr if err is None else err
     try:
         if args.command == "verify":
-            return _verify(_url(args.database_url, environ, DATABASE_URL_ENV), args.json, stdout)
+            anchors = _anchor_files(args, environ)
+            return _verify(_url(args.database_url, environ, DATABASE_URL_ENV), anchors, args.json, stdout)
+        if args.command == "keygen":
+            return _keygen(_path(args.key, environ, SIGNING_KEY_ENV), stdout)
+        if args.command in ("checkpoint", "checkpointer"):
+            return _checkpoint(args, environ, stdout, stderr)
         if args.command == "show":
             return _show(_url(args.database_url, environ, DATABASE_URL_ENV), args.last, args.json, stdout)
         return _migrate(args, environ, stdout, stderr)
@@ -65,6 +89,23 @@ def _parser() -> argparse.ArgumentParser:
     verify = commands.add_parser("verify", help="walk the hash chain and report the first broken link")
     verify.add_argument("--json", action="store_true", help="print the report as JSON")
     verify.add_argument("--database-url", help=f"default: ${DATABASE_URL_ENV}")
+    verify.add_argument("--checkpoints", help=f"the checkpoint file; default: ${CHECKPOINT_FILE_ENV}")
+    verify.add_argument("--public-key", help=f"the checkpoints' public key (PEM); default: ${PUBLIC_KEY_ENV}")
+    keygen = commands.add_parser("keygen", help="write a new signing key (mode 0600) and its public key (.pub)")
+    keygen.add_argument("--key", help=f"the private key's path; default: ${SIGNING_KEY_ENV}")
+    for name, text in (
+        ("checkpoint", "sign the rows since the last checkpoint, once"),
+        ("checkpointer", "keep signing: every N rows and every M seconds"),
+    ):
+        sub = commands.add_parser(name, help=text)
+        sub.add_argument("--database-url", help=f"the app role's URL; default: ${DATABASE_URL_ENV}")
+        sub.add_argument("--key", help=f"the signing key; default: ${SIGNING_KEY_ENV}")
+        sub.add_argument("--checkpoints", help=f"the checkpoint file; default: ${CHECKPOINT_FILE_ENV}")
+        sub.add_argument("--json", action="store_true", help="print each checkpoint as JSON")
+        if name == "checkpointer":
+            sub.add_argument("--every-rows", type=int, default=100, metavar="N", help="default 100")
+            sub.add_argument("--every-seconds", type=float, default=300.0, metavar="M", help="default 300")
+            sub.add_argument("--poll-seconds", type=float, default=5.0, help="how often to look (default 5)")
     show = commands.add_parser("show", help="print the last N rows, oldest first")
     show.add_argument("--last", type=int, default=10, metavar="N", help="how many rows (default 10)")
     show.add_argument("--json", action="store_true", help="print the rows as JSON")
@@ -92,26 +133,86 @@ def _open_log(url: str) -> PostgresAuditLog:
         raise _Unavailable(str(exc)) from exc
 
 
-def _verify(url: str, as_json: bool, out: TextIO) -> int:
+def _path(given: str | None, env: Mapping[str, str], name: str) -> Path:
+    value = given or env.get(name, "")
+    if not value:
+        raise _Unavailable(f"no path given: pass it or set {name}")
+    return Path(value)
+
+
+def _anchor_files(args: argparse.Namespace, env: Mapping[str, str]) -> tuple[Path, Path] | None:
+    """The checkpoint file and public key, when both are configured; one without the other is an error."""
+    checkpoints = args.checkpoints or env.get(CHECKPOINT_FILE_ENV, "")
+    public_key = args.public_key or env.get(PUBLIC_KEY_ENV, "")
+    if bool(checkpoints) != bool(public_key):
+        raise _Unavailable(
+            f"checking checkpoints needs both the checkpoint file ({CHECKPOINT_FILE_ENV}) and the public key "
+            f"({PUBLIC_KEY_ENV}); only one is set"
+        )
+    return (Path(checkpoints), Path(public_key)) if checkpoints else None
+
+
+def _verify(url: str, anchors: tuple[Path, Path] | None, as_json: bool, out: TextIO) -> int:
+    try:
+        key = load_public_key(anchors[1]) if anchors else None
+        checkpoints = read_checkpoints(anchors[0]) if anchors else None
+    except (KeyFileError, CheckpointFormatError) as exc:
+        raise _Unavailable(str(exc)) from exc
     with _open_log(url) as log:
         try:
-            report = log.verify()
+            report = check_integrity(log.iter_links(), checkpoints, key, log.checkpoints() if anchors else None)
         except AuditReadError as exc:
             raise _Unavailable(str(exc)) from exc
     if as_json:
-        _print_json(_report_json(report), out)
-    elif report.broken is None:
-        print(
-            f"audit chain valid: {report.checked} rows, last id {report.last_id}, last hash {report.last_hash}",
-            file=out,
-        )
+        _print_json(integrity_json(report), out)
     else:
-        print(
-            f"audit chain BROKEN at row {report.broken.id} ({report.broken.kind}): {report.broken.detail}. "
-            f"{report.checked} rows before it are intact (last intact id {report.last_id}).",
-            file=out,
-        )
+        print(integrity_text(report), file=out)
     return EXIT_OK if report.ok else EXIT_BROKEN
+
+
+def _keygen(path: Path, out: TextIO) -> int:
+    try:
+        public = write_key_pair(path)
+    except KeyFileError as exc:
+        raise _Unavailable(str(exc)) from exc
+    print(f"signing key written to {path} (mode 600; give it to the checkpointer only); public key: {public}", file=out)
+    return EXIT_OK
+
+
+def _checkpoint(args: argparse.Namespace, env: Mapping[str, str], out: TextIO, err: TextIO) -> int:
+    url = _url(args.database_url, env, DATABASE_URL_ENV)
+    file = _path(args.checkpoints, env, CHECKPOINT_FILE_ENV)
+    try:
+        key = load_private_key(_path(args.key, env, SIGNING_KEY_ENV))
+        store = PostgresAuditStore(url)
+    except (KeyFileError, AuditStartupError) as exc:
+        raise _Unavailable(str(exc)) from exc
+
+    def said(checkpoint: Checkpoint) -> None:
+        if args.json:
+            _print_json(json.loads(to_json(checkpoint)), out)
+        else:
+            print(f"checkpoint signed: rows {checkpoint.first_id}..{checkpoint.last_id}", file=out, flush=True)
+
+    try:
+        with store:
+            if args.command == "checkpoint":
+                made = make_checkpoint(store, file, key, datetime.now(UTC))
+                if made is None:
+                    print("no new rows since the last checkpoint", file=out)
+                else:
+                    said(made)
+                return EXIT_OK
+            schedule = Schedule(args.every_rows, args.every_seconds)
+            run_checkpointer(
+                store, file, key, schedule, lambda: datetime.now(UTC), time.sleep, lambda: True, args.poll_seconds, said
+            )
+            return EXIT_OK
+    except CheckpointRefused as exc:
+        print(f"audit {args.command}: {exc}", file=err)
+        return EXIT_BROKEN
+    except (AuditReadError, AuditWriteError, CheckpointFormatError) as exc:
+        raise _Unavailable(str(exc)) from exc
 
 
 def _show(url: str, last: int, as_json: bool, out: TextIO) -> int:
@@ -163,19 +264,6 @@ def _user_of(url: str) -> str:
         return str(conninfo_to_dict(url).get("user") or "")
     except psycopg.ProgrammingError:
         return ""
-
-
-def _report_json(report: ChainReport) -> dict[str, JSONValue]:
-    broken: JSONValue = None
-    if report.broken is not None:
-        broken = {"id": report.broken.id, "kind": str(report.broken.kind), "detail": report.broken.detail}
-    return {
-        "ok": report.ok,
-        "checked": report.checked,
-        "last_id": report.last_id,
-        "last_hash": report.last_hash,
-        "broken": broken,
-    }
 
 
 def _entry_json(entry: AuditEntry) -> dict[str, JSONValue]:

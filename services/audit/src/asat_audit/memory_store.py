@@ -7,8 +7,10 @@ from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 
 from asat_audit.canonical import GENESIS_HASH, chain_hash, record_document
-from asat_audit.chain import ChainReport, link_of, verify_chain
+from asat_audit.chain import ChainLink, ChainReport, link_of, verify_chain
+from asat_audit.checkpoint import Checkpoint
 from asat_audit.record import AuditEntry, AuditRecord
+from asat_audit.store import AuditWriteError
 
 
 def _utc_now() -> datetime:
@@ -21,6 +23,7 @@ class InMemoryAuditStore:
     def __init__(self, clock: Callable[[], datetime] = _utc_now) -> None:
         self._clock = clock
         self._entries: list[AuditEntry] = []
+        self._checkpoints: list[Checkpoint] = []
         self._lock = threading.Lock()
 
     def append(self, record: AuditRecord) -> AuditEntry:
@@ -59,4 +62,20 @@ class InMemoryAuditStore:
         return iter(snapshot)
 
     def verify(self) -> ChainReport:
-        return verify_chain(link_of(entry) for entry in self.iter_entries())
+        return verify_chain(self.iter_links())
+
+    def iter_links(self) -> Iterator[ChainLink]:
+        return (link_of(entry) for entry in self.iter_entries())
+
+    def checkpoints(self) -> tuple[Checkpoint, ...]:
+        with self._lock:
+            return tuple(self._checkpoints)
+
+    def add_checkpoint(self, checkpoint: Checkpoint) -> None:
+        with self._lock:
+            if self._checkpoints and checkpoint.last_id <= self._checkpoints[-1].last_id:
+                raise AuditWriteError(
+                    f"checkpoint not stored: it ends at row {checkpoint.last_id}, not after the last one "
+                    f"({self._checkpoints[-1].last_id})"
+                )
+            self._checkpoints.append(checkpoint)

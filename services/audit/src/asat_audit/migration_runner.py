@@ -1,20 +1,24 @@
-"""Self-migrating schema ``research``: ordered SQL files, a migrations table, an advisory lock.
+"""Self-migrating schemas: ordered SQL files, a migrations table, an advisory lock.
 
 Files are named ``NNNN_name.sql`` and numbered 1, 2, 3, ... without gaps. Each is applied in its
-own transaction together with its row in ``research.schema_migrations(version, name, checksum,
+own transaction together with its row in ``<schema>.schema_migrations(version, name, checksum,
 applied_at)``. A session advisory lock serialises runners, so two services starting together do
 not race. An applied migration whose file changed (checksum) stops the run: migrations are never
 edited once applied; add a new one instead.
 
-Migrations run as the owner role (``ASAT_AUDIT_MIGRATE_URL``); after them the runner (re)grants
-the app role ``USAGE`` on the schema and ``SELECT, INSERT`` on the log, and revokes the rest.
+Which schema, which packaged ``migrations/`` folder and which grants is a ``MigrationTarget``;
+the default, ``AUDIT``, is schema ``research`` of this package. Another library (``asat_accounts``,
+schema ``app``) passes its own target. Migrations run as the owner role
+(``ASAT_AUDIT_MIGRATE_URL`` for the audit log); after them the runner calls the target's grant
+function, which for the audit log (re)grants the app role ``USAGE`` on the schema and ``SELECT,
+INSERT`` on the log, and revokes the rest.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from importlib.resources.abc import Traversable
@@ -24,7 +28,7 @@ import psycopg
 from psycopg import sql
 from psycopg.rows import TupleRow
 
-SCHEMA = "research"
+SCHEMA = "research"  # the audit log's schema (``AUDIT.schema``)
 MIGRATION_LOCK_KEY = 0x4153_4154_4D49_4752  # "ASATMIGR": pg_advisory_lock key of the runner
 _FILE_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
 
@@ -87,6 +91,27 @@ def load_migrations(directory: Traversable | None = None) -> tuple[Migration, ..
     return parse_migrations(files)
 
 
+GrantAppRole = Callable[["psycopg.Connection[TupleRow]", str], None]
+
+
+@dataclass(frozen=True)
+class MigrationTarget:
+    """One schema's migrations: where they are applied, where they ship, what the app role gets.
+
+    ``package`` holds a ``migrations/`` folder of ``NNNN_name.sql`` files. ``grant_app_role(conn,
+    role)`` runs after every migrate (in a transaction, as the owner) and must leave the app role
+    exactly the privileges it needs, revoking the rest, so a rerun repairs hand-made grants.
+    """
+
+    schema: str
+    package: str
+    grant_app_role: GrantAppRole
+
+    def load(self) -> tuple[Migration, ...]:
+        """The packaged migrations of ``package``."""
+        return load_migrations(resources.files(self.package) / "migrations")
+
+
 def plan_migrations(available: Sequence[Migration], applied: Sequence[AppliedMigration]) -> tuple[Migration, ...]:
     """The migrations still to apply; refuses a changed, unknown or out-of-order applied migration."""
     by_version = {m.version: m for m in available}
@@ -113,19 +138,25 @@ def plan_migrations(available: Sequence[Migration], applied: Sequence[AppliedMig
 
 
 def apply_migrations(
-    conn: psycopg.Connection[TupleRow], migrations: Sequence[Migration], app_role: str
+    conn: psycopg.Connection[TupleRow],
+    migrations: Sequence[Migration],
+    app_role: str,
+    target: MigrationTarget | None = None,
 ) -> MigrationReport:
-    """Bring schema ``research`` up to date on ``conn`` (the owner) and grant ``app_role``.
+    """Bring ``target``'s schema (default: ``research``) up to date on ``conn`` (the owner) and
+    grant ``app_role``.
 
     ``conn`` must be in autocommit mode; each migration runs in its own transaction.
     """
+    chosen = AUDIT if target is None else target
+    schema = sql.Identifier(chosen.schema)
     if not conn.autocommit:
         raise MigrationError("apply_migrations needs an autocommit connection: connect with autocommit=True")
     current = _scalar(conn, "SELECT current_user")
     if app_role == current:
         raise MigrationError(
             f"the app role {app_role!r} is the role running migrations (the table owner): the app "
-            "must connect as a separate role with INSERT and SELECT only"
+            "must connect as a separate role, granted only what it needs by migrate"
         )
     if _scalar(conn, "SELECT count(*) FROM pg_roles WHERE rolname = %s", (app_role,)) == 0:
         raise MigrationError(
@@ -135,13 +166,17 @@ def apply_migrations(
     conn.execute("SELECT pg_advisory_lock(%s)", (MIGRATION_LOCK_KEY,))
     try:
         with conn.transaction():
-            conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(SCHEMA)))
+            conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(schema))
             conn.execute(
-                "CREATE TABLE IF NOT EXISTS research.schema_migrations ("
-                " version integer PRIMARY KEY, name text NOT NULL, checksum text NOT NULL,"
-                " applied_at timestamptz NOT NULL DEFAULT now())"
+                sql.SQL(
+                    "CREATE TABLE IF NOT EXISTS {}.schema_migrations ("
+                    " version integer PRIMARY KEY, name text NOT NULL, checksum text NOT NULL,"
+                    " applied_at timestamptz NOT NULL DEFAULT now())"
+                ).format(schema)
             )
-        rows = conn.execute("SELECT version, name, checksum FROM research.schema_migrations").fetchall()
+        rows = conn.execute(
+            sql.SQL("SELECT version, name, checksum FROM {}.schema_migrations").format(schema)
+        ).fetchall()
         applied = [AppliedMigration(int(str(v)), str(n), str(c)) for v, n, c in rows]
         pending = plan_migrations(migrations, applied)
         for migration in pending:
@@ -153,22 +188,31 @@ def apply_migrations(
                         f"migration {migration.version:04d}_{migration.name} failed and was rolled back: {exc}".strip()
                     ) from exc
                 conn.execute(
-                    "INSERT INTO research.schema_migrations (version, name, checksum) VALUES (%s, %s, %s)",
+                    sql.SQL("INSERT INTO {}.schema_migrations (version, name, checksum) VALUES (%s, %s, %s)").format(
+                        schema
+                    ),
                     (migration.version, migration.name, migration.checksum),
                 )
         with conn.transaction():
-            _grant_app_role(conn, app_role)
+            chosen.grant_app_role(conn, app_role)
         return MigrationReport(applied=pending, already_applied=len(applied))
     finally:
         if not conn.closed:
             conn.execute("SELECT pg_advisory_unlock(%s)", (MIGRATION_LOCK_KEY,))
 
 
-def migrate_database(url: str, app_role: str, migrations: Sequence[Migration] | None = None) -> MigrationReport:
-    """Connect to ``url`` as the owner role, apply pending migrations, grant ``app_role``."""
-    chosen = load_migrations() if migrations is None else migrations
+def migrate_database(
+    url: str,
+    app_role: str,
+    migrations: Sequence[Migration] | None = None,
+    target: MigrationTarget | None = None,
+) -> MigrationReport:
+    """Connect to ``url`` as the owner role, apply ``target``'s pending migrations (default: the
+    audit log's), grant ``app_role``."""
+    chosen_target = AUDIT if target is None else target
+    chosen = chosen_target.load() if migrations is None else migrations
     with psycopg.connect(url, autocommit=True) as conn:
-        return apply_migrations(conn, chosen, app_role)
+        return apply_migrations(conn, chosen, app_role, chosen_target)
 
 
 def _grant_app_role(conn: psycopg.Connection[TupleRow], app_role: str) -> None:
@@ -179,6 +223,11 @@ def _grant_app_role(conn: psycopg.Connection[TupleRow], app_role: str) -> None:
     conn.execute(
         sql.SQL("REVOKE UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER ON research.audit_log FROM {}").format(role)
     )
+    if _scalar(conn, "SELECT to_regclass('research.audit_checkpoints') IS NOT NULL"):  # from migration 0004
+        conn.execute(sql.SQL("GRANT SELECT, INSERT ON research.audit_checkpoints TO {}").format(role))
+
+
+AUDIT = MigrationTarget(schema=SCHEMA, package="asat_audit", grant_app_role=_grant_app_role)
 
 
 def _scalar(conn: psycopg.Connection[TupleRow], query: LiteralString, params: tuple[object, ...] = ()) -> object:

@@ -20,6 +20,7 @@ from psycopg.types.json import Jsonb
 
 from asat_audit.canonical import GENESIS_HASH, chain_hash, record_document
 from asat_audit.chain import ChainLink, ChainReport, verify_chain
+from asat_audit.checkpoint import Checkpoint, CheckpointFormatError, from_json, to_json
 from asat_audit.migration_runner import load_migrations
 from asat_audit.postgres_rows import COLUMNS, INSERT, JSON_COLUMNS, row_entry, row_link
 from asat_audit.record import AuditEntry, AuditRecord
@@ -93,6 +94,13 @@ class PostgresAuditLog:
     def verify(self) -> ChainReport:
         return verify_chain(self.iter_links())
 
+    def checkpoints(self) -> tuple[Checkpoint, ...]:
+        rows = self._read("SELECT body FROM research.audit_checkpoints ORDER BY last_id", ())
+        try:
+            return tuple(from_json(str(row["body"])) for row in rows)
+        except CheckpointFormatError as exc:
+            raise AuditReadError(f"research.audit_checkpoints holds a row that is not a checkpoint: {exc}") from exc
+
     def _iter_rows(self, after_id: int) -> Iterator[dict[str, Any]]:
         """Keyset pages in id order; no transaction or lock is held between pages."""
         cursor = after_id
@@ -160,6 +168,24 @@ class PostgresAuditStore(PostgresAuditLog):
             except psycopg.Error as exc:
                 self._drop_if_broken()
                 raise AuditWriteError(f"audit record not stored: {str(exc).strip()}") from exc
+
+    def add_checkpoint(self, checkpoint: Checkpoint) -> None:
+        with self._lock:
+            try:
+                with self._connection().transaction() as tx:
+                    _store_checkpoint(tx.connection, checkpoint)
+            except AuditStartupError as exc:
+                raise AuditWriteError(f"checkpoint not stored: {exc}") from exc
+            except psycopg.Error as exc:
+                self._drop_if_broken()
+                raise AuditWriteError(f"checkpoint not stored: {str(exc).strip()}") from exc
+
+
+def _store_checkpoint(conn: psycopg.Connection[DictRow], checkpoint: Checkpoint) -> None:
+    conn.execute(
+        "INSERT INTO research.audit_checkpoints (last_id, first_id, body) VALUES (%s, %s, %s)",
+        (checkpoint.last_id, checkpoint.first_id, to_json(checkpoint)),
+    )
 
 
 def _append_locked(conn: psycopg.Connection[DictRow], record: AuditRecord) -> AuditEntry:

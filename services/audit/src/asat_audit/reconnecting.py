@@ -12,7 +12,8 @@ from collections.abc import Iterator
 
 import psycopg
 
-from asat_audit.chain import ChainReport
+from asat_audit.chain import ChainLink, ChainReport
+from asat_audit.checkpoint import Checkpoint
 from asat_audit.postgres_store import PostgresAuditStore
 from asat_audit.record import AuditEntry, AuditRecord
 from asat_audit.store import AuditReadError, AuditStartupError, AuditWriteError
@@ -62,6 +63,15 @@ class ReconnectingAuditStore:
 
     def verify(self) -> ChainReport:
         return self._ready(AuditReadError).verify()
+
+    def iter_links(self) -> Iterator[ChainLink]:
+        return self._ready(AuditReadError).iter_links()
+
+    def checkpoints(self) -> tuple[Checkpoint, ...]:
+        return self._ready(AuditReadError).checkpoints()
+
+    def add_checkpoint(self, checkpoint: Checkpoint) -> None:
+        self._ready(AuditWriteError).add_checkpoint(checkpoint)
 
     def healthy(self) -> bool:
         try:

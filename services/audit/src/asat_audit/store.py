@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Protocol
 
-from asat_audit.chain import ChainReport
+from asat_audit.chain import ChainLink, ChainReport
+from asat_audit.checkpoint import Checkpoint
 from asat_audit.record import AuditEntry, AuditRecord
 
 
@@ -47,4 +48,16 @@ class AuditStore(Protocol):
 
     def verify(self) -> ChainReport:
         """Walk the whole chain from the first row and report the first broken link."""
+        ...
+
+    def iter_links(self) -> Iterator[ChainLink]:
+        """Every row as stored (its hashes and the document its hash should cover), in id order."""
+        ...
+
+    def checkpoints(self) -> tuple[Checkpoint, ...]:
+        """The stored copy of the signed checkpoints, oldest first."""
+        ...
+
+    def add_checkpoint(self, checkpoint: Checkpoint) -> None:
+        """Store a signed checkpoint; raise ``AuditWriteError`` if not stored."""
         ...

@@ -1,0 +1,89 @@
+"""The checkpointer: signs the chain's new rows every N rows and every M seconds (I/O at the edge).
+
+It runs as its own process (``python -m asat_audit checkpointer``) with the only copy of the
+private key, connected as the app role (it reads rows and inserts checkpoints; it cannot change
+a row). Before signing it checks the chain and the earlier checkpoints: it never signs a log that
+is already broken, so a checkpoint only ever vouches for rows that were intact when it was made.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from asat_audit.checkpoint import Checkpoint, sign
+from asat_audit.checkpoint_file import append_checkpoint, read_checkpoints
+from asat_audit.integrity import check_integrity
+from asat_audit.store import AuditStore
+
+
+class CheckpointRefused(Exception):
+    """The log is broken: no checkpoint is signed over it."""
+
+
+@dataclass(frozen=True)
+class Schedule:
+    every_rows: int
+    every_seconds: float
+
+    def __post_init__(self) -> None:
+        if self.every_rows < 1 or self.every_seconds <= 0:
+            raise ValueError(f"checkpoint every >= 1 rows and > 0 seconds, got {self.every_rows}, {self.every_seconds}")
+
+    def due(self, pending_rows: int, seconds_since_last: float | None) -> bool:
+        """A checkpoint is due when N rows wait, or any row has waited M seconds since the last."""
+        if pending_rows <= 0:
+            return False
+        return pending_rows >= self.every_rows or seconds_since_last is None or seconds_since_last >= self.every_seconds
+
+
+def make_checkpoint(store: AuditStore, file: Path, key: Ed25519PrivateKey, now: datetime) -> Checkpoint | None:
+    """Sign the rows stored since the last checkpoint (``None`` when there are none): appended to
+    ``file`` (flushed) and then stored in the database. Raises :class:`CheckpointRefused` when the
+    chain or an earlier checkpoint does not hold."""
+    existing = read_checkpoints(file)
+    links = list(store.iter_links())
+    report = check_integrity(links, existing, key.public_key())
+    if not report.ok:
+        where = report.first_bad_id
+        raise CheckpointRefused(
+            f"the audit log does not verify (first bad row {where}): no checkpoint is signed over it; run "
+            "`python -m asat_audit verify` for the details"
+        )
+    after = existing[-1].last_id if existing else 0
+    new = [link for link in links if link.id > after]
+    if not new:
+        return None
+    checkpoint = sign(key, after + 1, new[-1].id, [link.hash for link in new], now)
+    append_checkpoint(file, checkpoint)
+    store.add_checkpoint(checkpoint)
+    return checkpoint
+
+
+def run_checkpointer(
+    store: AuditStore,
+    file: Path,
+    key: Ed25519PrivateKey,
+    schedule: Schedule,
+    clock: Callable[[], datetime],
+    sleep: Callable[[float], None],
+    keep_going: Callable[[], bool],
+    poll_seconds: float = 5.0,
+    on_checkpoint: Callable[[Checkpoint], None] = lambda _: None,
+) -> None:
+    """Poll the log; sign whenever :meth:`Schedule.due` says so, until ``keep_going()`` is false."""
+    while keep_going():
+        existing = read_checkpoints(file)
+        anchored = existing[-1].last_id if existing else 0
+        newest = store.last(1)
+        pending = (newest[0].id - anchored) if newest else 0
+        since = (clock() - existing[-1].signed_at).total_seconds() if existing else None
+        if schedule.due(pending, since):
+            made = make_checkpoint(store, file, key, clock())
+            if made is not None:
+                on_checkpoint(made)
+        sleep(poll_seconds)
