@@ -7,7 +7,7 @@ SERVICES := corpus verifier ingest audit research web extraction
 export ASAT_CORPUS_DIR ?= $(abspath ../shared/corpus)
 export ASAT_TEST_DATABASE_URL ?= postgresql://postgres@127.0.0.1:5432/postgres
 
-.PHONY: up down install test lint typecheck contracts pytest clean models eval
+.PHONY: up down install test lint typecheck contracts pytest clean models eval axe
 
 $(VENV)/.installed: $(foreach s,$(SERVICES),services/$(s)/pyproject.toml) requirements-dev.txt
 	@command -v $(PYTHON) >/dev/null || { echo "error: $(PYTHON) not found; install Python 3.11 or run make PYTHON=/path/to/python3.11"; exit 1; }
@@ -62,9 +62,21 @@ typecheck: install
 contracts: install
 	$(VENV)/bin/lint-imports
 
+# axe-core (npm, pinned by package-lock.json), which the browser tests inject to check each page's
+# accessibility (services/web/tests/browser/axe.py). Installed once; again when the lock changes.
+AXE_DIR := services/web/tests/browser/axe
+AXE_JS := $(AXE_DIR)/node_modules/axe-core/axe.min.js
+
+$(AXE_JS): $(AXE_DIR)/package.json $(AXE_DIR)/package-lock.json
+	@command -v npm >/dev/null || { echo "error: npm not found; apt-get install npm (the browser tests inject axe-core from npm)"; exit 1; }
+	npm ci --prefix $(AXE_DIR) --no-audit --no-fund
+	touch $@
+
+axe: $(AXE_JS)
+
 # One pytest run per service (each service's tests/ is its own package) and one for tests/;
 # every run must pass.
-pytest: install
+pytest: install $(AXE_JS)
 	@status=0; for dir in $(foreach s,$(SERVICES),services/$(s)/tests) tests; do \
 	  echo "== pytest $$dir"; $(VENV)/bin/pytest -p no:cacheprovider $$dir || status=1; \
 	done; exit $$status
@@ -72,4 +84,4 @@ pytest: install
 test: lint typecheck contracts pytest
 
 clean: down
-	rm -rf $(VENV) var
+	rm -rf $(VENV) var $(AXE_DIR)/node_modules

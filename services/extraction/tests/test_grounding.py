@@ -11,7 +11,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from asat_extraction.abn import abn_is_valid, format_abn
+from asat_corpus.text.abn import abn_is_valid, format_abn
 from asat_extraction.checks.run import run_checks
 from asat_extraction.fields import FIELD_NAMES, DocumentKind, Extraction, Field
 from asat_extraction.model.grounding import NOT_FOUND, ground, model_amount

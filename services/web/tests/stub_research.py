@@ -108,6 +108,33 @@ def audit_entry(entry_id: int = 1, quote: str = QUOTE, start: int = START) -> di
     }
 
 
+def shown_row(entry_id: int, answered: bool) -> dict[str, Any]:
+    """A row that records what was shown (``shown``: the outcome as served, less ``audit_id`` and
+    ``latencies_ms``), as rows written since file notes do; rows 1 and 2 predate it."""
+    served = outcome(answered, audit_id=entry_id)
+    row = audit_entry(entry_id)
+    row["record"] |= {
+        "decision": served["decision"],
+        "reasons": served["reasons"],
+        "citations": row["record"]["citations"] if answered else [],
+        "corpus_generation": served["corpus_generation"],
+        "shown": {k: v for k, v in served.items() if k not in ("audit_id", "latencies_ms")},
+    }
+    return row
+
+
+SHOWN_ROWS = {3: shown_row(3, answered=True), 4: shown_row(4, answered=False)}
+FY2024_QUESTION = "What was the small business turnover threshold in FY2024?"
+
+
+def question_row(entry_id: int = 5) -> dict[str, Any]:
+    """A row recording what was shown whose period came from the question's words (FY2024)."""
+    row = shown_row(entry_id, answered=True)
+    row["record"] |= {"question": FY2024_QUESTION, "income_year": 2024}
+    row["record"]["shown"]["scope"] = {"income_year": 2024, "as_of": None, "source": "question", "matched": "FY2024"}
+    return row
+
+
 RETRO_ACT = "Act No. 41, 2017"  # assented 2017-05-19, commencing on 1 July 2016 or 1 July 2017
 RETRO_ASSENT = "2017-05-19"
 CANDIDATES = ["2016-07-01", "2017-07-01"]
@@ -345,8 +372,11 @@ def create_stub(
         return JSONResponse(SOURCES[source_id])
 
     @app.get("/v1/audit")
-    def recent(last: int = 20) -> JSONResponse:
-        return JSONResponse({"entries": [audit_entry(2), audit_entry(1)][:last]})
+    def recent(last: int = 20, contains: str | None = None) -> JSONResponse:
+        """Newest first; ``contains`` keeps the rows whose question contains it (any case, literally)."""
+        rows = [question_row(), SHOWN_ROWS[4], SHOWN_ROWS[3], audit_entry(2), audit_entry(1)]
+        found = [r for r in rows if (contains or "").casefold() in r["record"]["question"].casefold()]
+        return JSONResponse({"entries": found[:last]})
 
     @app.get("/v1/audit/verify")
     def verify() -> JSONResponse:
@@ -357,6 +387,10 @@ def create_stub(
         if entry_id == 99:
             bad = audit_entry(99, quote="a quote that is not in the text", start=0)
             return JSONResponse(bad)
+        if entry_id in SHOWN_ROWS:
+            return JSONResponse(SHOWN_ROWS[entry_id])
+        if entry_id == 5:
+            return JSONResponse(question_row())
         if entry_id > 2:
             raise HTTPException(status_code=404, detail=f"no audit row {entry_id}")
         return JSONResponse(audit_entry(entry_id))

@@ -22,7 +22,7 @@ from fastapi.responses import JSONResponse, Response
 
 from asat_corpus.contracts.errors import ErrorBody
 from asat_corpus.http_errors import install_error_handlers
-from asat_extraction.abn import abn_is_valid
+from asat_corpus.text.abn import abn_is_valid
 from asat_extraction.api_models import (
     DocumentDetail,
     DocumentOut,

@@ -5,7 +5,8 @@ stage as a server-sent event and ends with the result; ``POST /v1/period`` says 
 question would be answered for (and whether it and the parameter disagree) without answering. A dependency that is down gives 503
 naming it, and one that answers unusably (an error status, a reply that breaks its contract)
 gives 502 naming it: never an answer. Bad input gives 422 saying what to change. Also: the audit
-log (``/v1/audit``), the source viewer's data (``/v1/sources/...``) and ``/healthz``.
+log (``/v1/audit``), the answer across years (``POST /v1/research/across-years``, streamed), the source
+viewer's data (``/v1/sources/...``) and ``/healthz``.
 
 Every reply is a model of ``asat_corpus.contracts`` (``response_model``), built here from the
 pipeline's and the audit log's dataclasses; every error is an ``ErrorBody``.
@@ -23,15 +24,17 @@ from fastapi import FastAPI, HTTPException, Query, Response
 from fastapi.responses import JSONResponse, StreamingResponse
 
 from asat_audit.store import AuditReadError
+from asat_corpus.contracts import across_years as across
 from asat_corpus.contracts import research as wire
 from asat_corpus.contracts.audit_log import AuditEntries, AuditEntryOut, ChainReportOut
-from asat_corpus.contracts.decisions import is_answered
 from asat_corpus.contracts.errors import ErrorBody
 from asat_corpus.contracts.research import ResearchRequest
 from asat_corpus.contracts.source_view import SourceOut
 from asat_corpus.http_errors import install_error_handlers
 from asat_corpus.resolution import resolve
-from asat_research.pipeline import DependencyUnavailable, ResearchOutcome, ResearchPipeline, StageEvent
+from asat_research.across_years_run import AcrossYearsRefused, event_name, prepare
+from asat_research.outcome_wire import outcome_json, outcome_reply
+from asat_research.pipeline import DependencyUnavailable, ResearchPipeline, StageEvent
 from asat_research.temporal import TemporalError, preview
 from asat_research.timeline_view import act_assents, timeline_json
 from asat_research.unusable_reply import unusable_cause
@@ -69,21 +72,27 @@ EVENT_STREAM: dict[str, Any] = {
 }
 
 
+ACROSS_YEARS_STREAM: dict[str, Any] = {
+    "description": "Server-sent events: `plan` (AcrossYearsPlan: the years and the gaps), then one `year` "
+    "(AcrossYearsYear: that year's whole ResearchOutcome) per year, then `done` (AcrossYearsDone); or `error` "
+    "(StreamError) instead of what is left.",
+    "content": {
+        "text/event-stream": {
+            "itemSchema": {
+                "oneOf": [
+                    _event_schema("plan", across.AcrossYearsPlan.model_json_schema(mode="serialization")),
+                    _event_schema("year", across.AcrossYearsYear.model_json_schema(mode="serialization")),
+                    _event_schema("done", across.AcrossYearsDone.model_json_schema(mode="serialization")),
+                    _event_schema("error", wire.StreamError.model_json_schema(mode="serialization")),
+                ]
+            }
+        }
+    },
+}
+
+
 def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
     return {status: {"model": ErrorBody} for status in statuses}
-
-
-def outcome_reply(outcome: ResearchOutcome) -> wire.ResearchOutcome:
-    """The pipeline's outcome as the wire model (validated: answered agrees with the decision)."""
-    body = dataclasses.asdict(outcome)
-    body["scope"] = dataclasses.asdict(outcome.scope)
-    body["answered"] = is_answered(outcome.decision)
-    return wire.ResearchOutcome.model_validate(body)
-
-
-def outcome_json(outcome: ResearchOutcome) -> dict[str, Any]:
-    """The JSON body of ``POST /v1/research`` for ``outcome``."""
-    return outcome_reply(outcome).model_dump(mode="json")
 
 
 def _error(status: int, error: str, message: str, dependency: str | None = None) -> JSONResponse:
@@ -187,6 +196,32 @@ def create_app(pipeline: ResearchPipeline, health: dict[str, Any] | None = None)
         data = wire.StageEventData.model_validate({"stage": event.stage, "ms": round(event.ms, 2), **event.data})
         return _event("stage", data.model_dump(mode="json"))
 
+    @app.post(
+        "/v1/research/across-years",
+        response_model=None,  # a stream of events, each a model named in ACROSS_YEARS_STREAM
+        response_class=StreamingResponse,
+        responses={**_errors(400, 422), 200: ACROSS_YEARS_STREAM},
+    )
+    def research_across_years(request: across.AcrossYearsRequest) -> StreamingResponse | JSONResponse:
+        """The question asked again for every income year in which a provision its answer cited
+        changed (``asat_research.across_years``): each year the ordinary pipeline, with its own audit
+        row. 422 before anything runs where the period, the question or a source id is refused."""
+        try:
+            prepared = prepare(pipeline, request)
+        except (AcrossYearsRefused, TemporalError) as exc:
+            return _error(422, "invalid_request", str(exc))
+
+        def events() -> Iterator[str]:
+            try:
+                for event in prepared.events():
+                    yield _event(event_name(event), event.model_dump(mode="json"))
+            except TemporalError as exc:
+                yield _error_event(wire.StreamError(status=422, error="invalid_request", message=str(exc)))
+            except DependencyUnavailable as exc:
+                yield _error_event(_dependency_error(exc))
+
+        return EventStreamResponse(events(), headers={"cache-control": "no-store"})
+
     @app.get("/healthz", response_model=wire.ResearchHealth, responses={503: {"model": wire.ResearchHealth}})
     def healthz(response: Response) -> wire.ResearchHealth:
         results = {name: bool(check()) for name, check in checks.items()}
@@ -195,9 +230,18 @@ def create_app(pipeline: ResearchPipeline, health: dict[str, Any] | None = None)
         return wire.ResearchHealth(status="ok" if ok else "unavailable", checks=results)
 
     @app.get("/v1/audit", response_model=AuditEntries, responses=_errors(422, 503))
-    def audit_recent(last: int = Query(default=20, ge=1, le=500)) -> AuditEntries | JSONResponse:
+    def audit_recent(
+        last: int = Query(default=20, ge=1, le=500),
+        contains: str | None = Query(
+            default=None,
+            min_length=1,
+            max_length=200,
+            description="Only rows whose question contains this text (case-insensitive, taken literally).",
+        ),
+    ) -> AuditEntries | JSONResponse:
+        """The latest rows, newest first; with ``contains``, the latest whose question contains it."""
         try:
-            entries = pipeline.ports.audit.last(last)
+            entries = pipeline.ports.audit.last(last) if contains is None else pipeline.ports.audit.find(contains, last)
         except AuditReadError as exc:
             return _error(503, "dependency_unavailable", str(exc), dependency=AUDIT_LOG)
         return AuditEntries(entries=tuple(_entry_reply(e) for e in reversed(entries)))

@@ -277,3 +277,11 @@ def preview(question: str, today: date, income_year: int | None = None, as_of: d
     scope = resolve_income_year(question, today, income_year, as_of)
     conflict = period_conflict(question, income_year, as_of)
     return PeriodPreview(scope, income_year_start(scope.income_year), last_day(scope.income_year), conflict)
+
+
+def named_periods(question: str) -> tuple[str, ...]:
+    """The question's words for each period it names (``FY2024``, ``2019-20``, ``as at 1 July
+    2016``, ...), as :func:`resolve_income_year` reads them: what to replace to ask it for another
+    period (``asat_corpus.period_words.reword_period``). Raises :class:`TemporalError` for a day it
+    cannot read."""
+    return tuple(dict.fromkeys(text for _, _, text in _mentions(question)))

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from datetime import date
+from datetime import UTC, date, datetime
 from importlib.resources import files
 from typing import Annotated, Any, Literal
 from urllib.parse import parse_qs, quote
@@ -27,10 +27,17 @@ import httpx
 from fastapi import FastAPI, Path, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from asat_corpus.contracts.across_years import AcrossYearsRequest
+from asat_corpus.contracts.audit_log import AuditEntryOut
+from asat_corpus.contracts.errors import describe_validation_error
 from asat_corpus.contracts.research import MAX_QUESTION_CHARS, PeriodPreview
 from asat_corpus.http_errors import install_error_handlers
+from asat_web.across_years_view import across_years_context
+from asat_web.across_years_view import browser_events as across_years_events
+from asat_web.across_years_view import collect as collect_across_years
+from asat_web.answer_changes import compare_outcomes
 from asat_web.diff import diff_texts
 from asat_web.documents_view import EDITABLE, IMAGE_TYPES, KINDS, LABELS, parse_change, review_view, show
 from asat_web.extraction_client import (
@@ -40,7 +47,16 @@ from asat_web.extraction_client import (
     ExtractionUnavailable,
     Upload,
 )
+from asat_web.file_note_download import Refusal, file_note
 from asat_web.highlight import QuoteMismatch
+from asat_web.history import (
+    MAX_SEARCH_CHARS,
+    answer_as_given,
+    ask_again_body,
+    asked_on,
+    history_rows,
+    request_period,
+)
 from asat_web.labels import default_income_year, period_preview
 from asat_web.rendering import Renderer
 from asat_web.research_client import ResearchClient, ResearchRejected, ResearchReplyError, ResearchUnavailable
@@ -187,6 +203,65 @@ def create_app(
             headers={"cache-control": "no-store", "x-accel-buffering": "no"},
         )
 
+    @app.get("/across-years", response_class=HTMLResponse)
+    async def across_years_page(
+        question: Annotated[str, Query(max_length=MAX_QUESTION_CHARS)] = "",
+        income_year: Annotated[int | None, Query(ge=1900, le=2100)] = None,
+        as_of: date | None = None,
+        source: Annotated[list[str] | None, Query()] = None,
+        full: bool = False,
+    ) -> HTMLResponse:
+        """How has this changed?: the table fills in as research's stream arrives (the script posts
+        to ``/across-years/stream``); with ``full`` (where the page refreshes without JavaScript)
+        every year is asked first and the whole table is rendered here."""
+        try:
+            request = AcrossYearsRequest(
+                question=question.strip(),
+                income_year=income_year,
+                as_of=as_of,
+                source_ids=tuple(source) if source is not None else None,
+            )
+        except ValidationError as exc:
+            return error_page("Cannot follow this question across years", describe_validation_error(exc), 422)
+        context = across_years_context(request)
+        if not full:
+            return page("across_years.html", full=False, **context)
+        collected = await collect_across_years(research, request)
+        table = collected.table()
+        return page(
+            "across_years.html",
+            status=200 if table is not None else collected.status,
+            full=True,
+            table=table,
+            error=collected.error,
+            finished=collected.finished,
+            **context,
+        )
+
+    @app.post("/across-years/stream", response_model=None)
+    async def across_years_stream(request: AcrossYearsRequest) -> StreamingResponse:
+        """Research's across-years stream relayed (same origin): each event the table rendered again."""
+        return StreamingResponse(
+            across_years_events(research, renderer, request),
+            media_type="text/event-stream",
+            headers={"cache-control": "no-store", "x-accel-buffering": "no"},
+        )
+
+    # Registered before /source/{source_id:path}, which would otherwise take ".../text" as the id.
+    @app.get("/source/{source_id:path}/text", response_class=HTMLResponse)
+    async def source_text(source_id: str) -> HTMLResponse:
+        """The version's whole text as an HTML fragment ("Show whole section" in the evidence);
+        the id is checked as /source does: research's GET /v1/sources/{id} answers for it."""
+        try:
+            source = await research.source(source_id)
+        except ResearchRejected as exc:
+            return page("_whole_text.html", status=exc.status, problem=f"No source {source_id!r}: {exc}")
+        except ResearchReplyError as exc:
+            return page("_whole_text.html", status=502, problem=f"{UNUSABLE}: {exc}")
+        except ResearchUnavailable as exc:
+            return page("_whole_text.html", status=503, problem=f"Research service unavailable: {exc}")
+        return page("_whole_text.html", source=source, problem=None)
+
     @app.get("/source/{source_id:path}", response_class=HTMLResponse)
     async def source_page(
         source_id: str,
@@ -251,6 +326,19 @@ def create_app(
         entries = [e.model_dump(mode="json") for e in recent.entries]
         return page("audit.html", entries=entries, chain=chain.model_dump(mode="json"))
 
+    def file_note_or_refusal(made: Response | Refusal) -> Response:
+        return made if isinstance(made, Response) else error_page(made.title, made.message, made.status)
+
+    @app.get("/audit/{entry_id}/file-note.pdf", response_model=None)
+    async def file_note_pdf(entry_id: int) -> Response:
+        """The audit row's file note as PDF, made from the row (never from the browser)."""
+        return file_note_or_refusal(await file_note(research, entry_id, "pdf", datetime.now(UTC)))
+
+    @app.get("/audit/{entry_id}/file-note.md", response_model=None)
+    async def file_note_markdown(entry_id: int) -> Response:
+        """The audit row's file note as Markdown, made from the row (never from the browser)."""
+        return file_note_or_refusal(await file_note(research, entry_id, "md", datetime.now(UTC)))
+
     @app.get("/audit/{entry_id}", response_class=HTMLResponse)
     async def audit_entry_page(entry_id: int) -> HTMLResponse:
         try:
@@ -262,6 +350,75 @@ def create_app(
         except ResearchUnavailable as exc:
             return error_page("Audit log unavailable", str(exc), 503)
         return page("audit_entry.html", entry=entry, record=entry["record"])
+
+    @app.get("/history", response_class=HTMLResponse)
+    async def history_page(q: str = "") -> HTMLResponse:
+        """The recent questions, newest first; ``q`` keeps those whose question contains it."""
+        search = q.strip()
+        if len(search) > MAX_SEARCH_CHARS:
+            problem = f"Search for at most {MAX_SEARCH_CHARS} characters (this is {len(search)})."
+            return page("history.html", status=422, rows=(), q=search, problem=problem)
+        try:
+            found = await research.audit_search(search or None, settings.audit_rows)
+        except ResearchRejected as exc:
+            return page("history.html", status=422, rows=(), q=search, problem=str(exc))
+        except ResearchReplyError as exc:
+            return error_page(UNUSABLE, str(exc), 502)
+        except ResearchUnavailable as exc:
+            return error_page("Audit log unavailable", str(exc), 503)
+        return page("history.html", rows=history_rows(found.entries), q=search, problem=None)
+
+    async def history_row(audit_id: int) -> AuditEntryOut | HTMLResponse:
+        try:
+            return await research.audit_entry(audit_id)
+        except ResearchRejected as exc:
+            return error_page("Question not found", str(exc), exc.status)
+        except ResearchReplyError as exc:
+            return error_page(UNUSABLE, str(exc), 502)
+        except ResearchUnavailable as exc:
+            return error_page("Audit log unavailable", str(exc), 503)
+
+    def history_entry_page(entry: AuditEntryOut, status: int = 200, **context: Any) -> HTMLResponse:
+        """The answer as given (never a part of one), the form that asks again, and what ``context`` adds."""
+        given = answer_as_given(entry)
+        turn = TurnRequest(entry.record.question, None, None)
+        given_html = render_outcome(renderer, given.outcome, turn)["html"] if given.outcome else None
+        context = {"again": None, "again_html": None, "changes": None, "again_problem": None} | context
+        return page(
+            "history_entry.html",
+            status=status,
+            entry=entry,
+            given=given,
+            given_html=given_html,
+            asked=asked_on(entry.recorded_at),
+            again_period=request_period(ask_again_body(entry, given.outcome)),
+            **context,
+        )
+
+    @app.get("/history/{audit_id}", response_class=HTMLResponse)
+    async def history_entry(audit_id: Annotated[int, Path(ge=1)]) -> HTMLResponse:
+        entry = await history_row(audit_id)
+        return entry if isinstance(entry, HTMLResponse) else history_entry_page(entry)
+
+    @app.post("/history/{audit_id}/again", response_class=HTMLResponse)
+    async def history_again(audit_id: Annotated[int, Path(ge=1)]) -> HTMLResponse:
+        """The row's question asked again for the same period (a new audit row), shown below the
+        answer as given with what changed."""
+        entry = await history_row(audit_id)
+        if isinstance(entry, HTMLResponse):
+            return entry
+        given = answer_as_given(entry).outcome
+        try:
+            now = await research.research(ask_again_body(entry, given))
+        except ResearchRejected as exc:
+            return history_entry_page(entry, exc.status, again_problem=f"Not asked again: {exc}")
+        except ResearchReplyError as exc:
+            return history_entry_page(entry, 502, again_problem=f"{UNUSABLE}: {exc}")
+        except ResearchUnavailable as exc:
+            return history_entry_page(entry, 503, again_problem=f"Not asked again: {exc}")
+        again_html = render_outcome(renderer, now, TurnRequest(entry.record.question, None, None))["html"]
+        changes = compare_outcomes(given, now) if given is not None else None
+        return history_entry_page(entry, again=now, again_html=again_html, changes=changes)
 
     def extraction_error(exc: ExtractionRejected | ExtractionUnavailable) -> HTMLResponse:
         if isinstance(exc, ExtractionRejected):

@@ -16,6 +16,8 @@ from pydantic import ValidationError
 
 from asat_corpus.contracts.errors import describe_validation_error
 from asat_corpus.contracts.research import OutcomeCitation, PeriodConflictOut, ResearchOutcome
+from asat_corpus.period_words import period_words, reword_period
+from asat_web.across_years_view import across_years_href
 from asat_web.labels import year_span
 
 
@@ -35,6 +37,8 @@ class CitationView:
     start: int
     end: int
     status: str | None = None
+    act: str | None = None
+    provision: str | None = None
 
 
 @dataclass(frozen=True)
@@ -87,8 +91,9 @@ def conflict_view(conflict: PeriodConflictOut, question: str) -> ConflictView:
     the chosen period with the question's words for its year replaced (shown in a note)."""
     asked, given = conflict.question, conflict.parameter
     key, _, value = given.name.partition("=")
-    period, words = ("as_of", f"as at {value}") if key == "as_of" else ("income_year", f"income year {value}")
-    reworded = question.replace(asked.matched, words, 1) if asked.matched in question else question
+    period = "as_of" if key == "as_of" else "income_year"
+    words = period_words(as_of=value) if key == "as_of" else period_words(income_year=given.income_year)
+    reworded = reword_period(question, (asked.matched,), words)
     note = (
         f"Sent as \u201c{reworded}\u201d: the question's \u201c{asked.matched}\u201d becomes \u201c{words}\u201d."
         if reworded != question
@@ -123,6 +128,7 @@ class OutcomeView:
     footer: Footer
     as_known_on: str | None = None  # the law as it then stood: the text on the books that day
     conflict: ConflictView | None = None  # decision period_conflict: both periods, and a way to ask for each
+    across_years: str | None = None  # "How has this changed?": the across-years page for this question
 
 
 def parse_outcome(body: Mapping[str, Any]) -> OutcomeView:
@@ -136,10 +142,11 @@ def parse_outcome(body: Mapping[str, Any]) -> OutcomeView:
 
 def outcome_view(outcome: ResearchOutcome, question: str = "") -> OutcomeView:
     """The validated outcome as the page's view (``question``: as asked, for the choices of a
-    period conflict)."""
+    period conflict and the "How has this changed?" link)."""
     scope = outcome.scope
     return OutcomeView(
         conflict=conflict_view(outcome.period_conflict, question) if outcome.period_conflict else None,
+        across_years=across_years_href(outcome, question),
         answered=outcome.answered,
         decision=outcome.decision.value,
         reasons=outcome.reasons,
@@ -182,4 +189,6 @@ def _citation(cited: OutcomeCitation) -> CitationView:
         start=cited.start,
         end=cited.end,
         status=cited.status,
+        act=cited.act,
+        provision=cited.provision,
     )

@@ -9,6 +9,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 
 from asat_web import labels
 from asat_web.outcome import CitationView
+from asat_web.question_marks import mark_words
 
 
 def source_href(source_id: str, citation: CitationView | None = None, audit_id: int | None = None) -> str:
@@ -17,6 +18,11 @@ def source_href(source_id: str, citation: CitationView | None = None, audit_id: 
     if citation is None or audit_id is None:
         return path
     return f"{path}?{urlencode({'audit': audit_id, 'start': citation.start, 'end': citation.end})}"
+
+
+def source_text_href(source_id: str) -> str:
+    """The address of the version's whole text as an HTML fragment ("Show whole section")."""
+    return f"{source_href(source_id)}/text"
 
 
 def create_environment() -> Environment:
@@ -29,12 +35,14 @@ def create_environment() -> Environment:
     )
     env.globals.update(
         source_href=source_href,
+        source_text_href=source_text_href,
         decision_heading=labels.decision_heading,
         caveat_heading=labels.caveat_heading,
         interval=labels.interval,
         short_generation=labels.short_generation,
         stages=labels.STAGES,
         not_authorised=labels.NOT_AUTHORISED,
+        mark_words=mark_words,
     )
     return env
 

@@ -69,6 +69,20 @@ class ResearchClient:
         except httpx.HTTPError as exc:
             raise self._unreachable(exc) from exc
 
+    @asynccontextmanager
+    async def across_years(self, body: Mapping[str, Any]) -> AsyncIterator[AsyncIterator[SseEvent]]:
+        """``POST /v1/research/across-years``: the plan, each year's outcome, then done, as they arrive."""
+        path = "/v1/research/across-years"
+        try:
+            async with self._client.stream("POST", f"{self.base_url}{path}", json=dict(body)) as reply:
+                if reply.status_code != 200:
+                    await reply.aread()
+                    self._raise_for(reply, f"POST {path}")
+                    raise ResearchReplyError(f"the research service answered {reply.status_code} to POST {path}")
+                yield _events(reply)
+        except httpx.HTTPError as exc:
+            raise self._unreachable(exc) from exc
+
     async def research(self, body: Mapping[str, Any]) -> ResearchOutcome:
         """``POST /v1/research``: the outcome as one JSON reply."""
         return await self._call("POST", "/v1/research", ResearchOutcome, json=dict(body))
@@ -82,6 +96,12 @@ class ResearchClient:
 
     async def audit_recent(self, last: int) -> AuditEntries:
         return await self._call("GET", "/v1/audit", AuditEntries, params={"last": last})
+
+    async def audit_search(self, contains: str | None, last: int) -> AuditEntries:
+        """``GET /v1/audit?contains=``: the latest ``last`` rows whose question contains the text
+        (case-insensitive, taken literally); without it, the latest rows."""
+        params: dict[str, Any] = {"last": last} | ({"contains": contains} if contains else {})
+        return await self._call("GET", "/v1/audit", AuditEntries, params=params)
 
     async def audit_entry(self, entry_id: int) -> AuditEntryOut:
         return await self._call("GET", f"/v1/audit/{entry_id}", AuditEntryOut)

@@ -1,27 +1,30 @@
-"""Numbering the verified quotes of an outcome for the chat page's sources rail (pure).
+"""Numbering the cited provision versions of an outcome for the chat page's sources rail (pure).
 
-Numbers continue from ``first`` so that a conversation's rail keeps growing; a quote cited by
-several claims keeps one number.
+One rail entry per provision version (``asat_web.evidence``), its verified quotes beneath in
+document order; a claim refers to the numbers of the versions it quotes. Numbers continue from
+``first`` so that a conversation's rail keeps growing; a version cited by several claims (or by
+one claim several times) keeps one number.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from asat_web.outcome import CitationView, OutcomeView
+from asat_web.evidence import ProvisionEvidence, group_by_provision
+from asat_web.outcome import OutcomeView
 
 
 @dataclass(frozen=True)
 class RailEntry:
     number: int
-    citation: CitationView
+    provision: ProvisionEvidence
 
 
 @dataclass(frozen=True)
 class NumberedOutcome:
     first: int
     entries: tuple[RailEntry, ...]
-    claim_numbers: tuple[tuple[int, ...], ...]  # per claim, the numbers of its quotes
+    claim_numbers: tuple[tuple[int, ...], ...]  # per claim, the numbers of the versions it quotes
 
     @property
     def next_number(self) -> int:
@@ -29,20 +32,15 @@ class NumberedOutcome:
 
 
 def number_sources(outcome: OutcomeView, first: int = 1) -> NumberedOutcome:
+    """The versions quoted by the claims, then by the reading list, numbered from ``first``."""
     if first < 1:
         raise ValueError(f"source numbers start at 1 or later, got {first}")
-    numbers: dict[tuple[str, int, int], int] = {}
-    entries: list[RailEntry] = []
-
-    def number(citation: CitationView) -> int:
-        key = (citation.source_id, citation.start, citation.end)
-        if key not in numbers:
-            numbers[key] = first + len(entries)
-            entries.append(RailEntry(numbers[key], citation))
-        return numbers[key]
-
-    claim_numbers = tuple(tuple(number(c) for c in claim.citations) for claim in outcome.claims)
-    for item in outcome.reading_list:
-        for quote in item.quotes:
-            number(quote)
-    return NumberedOutcome(first, tuple(entries), claim_numbers)
+    cited = [c for claim in outcome.claims for c in claim.citations]
+    cited += [q for item in outcome.reading_list for q in item.quotes]
+    groups = group_by_provision(cited)
+    numbers = {group.source_id: first + n for n, group in enumerate(groups)}
+    claim_numbers = tuple(
+        tuple(dict.fromkeys(numbers[c.source_id] for c in claim.citations)) for claim in outcome.claims
+    )
+    entries = tuple(RailEntry(numbers[g.source_id], g) for g in groups)
+    return NumberedOutcome(first, entries, claim_numbers)

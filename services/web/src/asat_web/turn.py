@@ -13,7 +13,9 @@ from pydantic import ValidationError
 from asat_corpus.contracts.errors import describe_validation_error
 from asat_corpus.contracts.research import ResearchOutcome, StageEventData, StreamError
 from asat_web import labels
+from asat_web.evidence import outcome_evidence
 from asat_web.outcome import outcome_view
+from asat_web.question_marks import question_words
 from asat_web.rendering import Renderer
 from asat_web.research_client import ResearchClient, ResearchRejected, ResearchUnavailable
 from asat_web.sources_rail import number_sources
@@ -48,17 +50,21 @@ class TurnRequest:
 
 
 def render_outcome(renderer: Renderer, reply: ResearchOutcome, request: TurnRequest) -> dict[str, Any]:
-    """The decision as HTML (and, in chat, the rail entries and the next source number)."""
+    """The decision as HTML (and, in chat, the rail entries and the next source number): the
+    evidence grouped by provision version, the question's words marked in the quotes."""
     outcome = outcome_view(reply, request.question)
-    numbered = number_sources(outcome, request.first_source)
+    words = question_words(request.question)  # marked where they occur in the quotes
     if request.mode is Mode.CHAT:
+        numbered = number_sources(outcome, request.first_source)
         return {
             "html": renderer.render("_chat_answer.html", outcome=outcome, numbered=numbered),
-            "rail": renderer.render("_rail_entries.html", outcome=outcome, numbered=numbered),
+            "rail": renderer.render("_rail_entries.html", outcome=outcome, numbered=numbered, words=words),
             "next_source": numbered.next_number,
             "answered": outcome.answered,
         }
-    return {"html": renderer.render("_turn_result.html", outcome=outcome), "answered": outcome.answered}
+    evidence = outcome_evidence(outcome)
+    html = renderer.render("_turn_result.html", outcome=outcome, evidence=evidence, words=words)
+    return {"html": html, "answered": outcome.answered}
 
 
 def render_error(renderer: Renderer, message: str, dependency: str | None = None) -> dict[str, Any]:

@@ -6,5 +6,7 @@
   text, with exact values and spans (``$2.5b`` is 2,500,000,000 dollars);
 - :mod:`asat_corpus.text.months`: the one table of month names and abbreviations, and ``1 July
   2023`` / ``1 Jul 2023`` dates;
-- :mod:`asat_corpus.text.stopwords`: the one stopword list and its named variants.
+- :mod:`asat_corpus.text.stopwords`: the one stopword list and its named variants;
+- :mod:`asat_corpus.text.abn`: the Australian Business Number's modulus-89 checksum and printed
+  form (extraction checks suppliers' ABNs with it, accounts checks clients').
 """

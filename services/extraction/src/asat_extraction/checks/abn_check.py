@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from asat_extraction.abn import abn_is_valid
+from asat_corpus.text.abn import abn_is_valid
 from asat_extraction.fields import Warning
 
 

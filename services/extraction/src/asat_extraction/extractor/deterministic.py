@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date
 from decimal import Decimal
 
-from asat_extraction.abn import abn_is_valid
+from asat_corpus.text.abn import abn_is_valid
 from asat_extraction.document import DocumentText
 from asat_extraction.extractor.amounts import (
     AmountFound,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from asat_extraction.abn import abn_digits
+from asat_corpus.text.abn import abn_digits
 from asat_extraction.extractor.lines import Line
 from asat_extraction.extractor.vocabulary import (
     ABN,

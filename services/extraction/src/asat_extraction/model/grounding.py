@@ -26,7 +26,7 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from asat_extraction.abn import abn_is_valid
+from asat_corpus.text.abn import abn_is_valid
 from asat_extraction.dates import document_order, find_dates, resolve
 from asat_extraction.document import DocumentText
 from asat_extraction.extractor.lines import Line, document_lines

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 
-from asat_extraction.abn import abn_is_valid, complete_abn, format_abn
+from asat_corpus.text.abn import abn_is_valid, complete_abn, format_abn
 from asat_extraction.synthetic.layout import Cell, Sheet
 
 CENT = Decimal("0.01")

@@ -68,8 +68,8 @@
       other.classList.remove("highlighted");
       other.removeAttribute("aria-current");
     });
-    document.querySelectorAll("a.source-link[aria-pressed]").forEach(function (link) {
-      link.removeAttribute("aria-pressed");
+    document.querySelectorAll("a.source-link[aria-current]").forEach(function (link) {
+      link.removeAttribute("aria-current");
     });
     line.classList.add("highlighted");
     line.setAttribute("aria-current", "true");
@@ -81,7 +81,7 @@
     link.addEventListener("click", function (event) {
       if (highlight(link.dataset.line, fieldLabel(link))) {
         event.preventDefault();
-        link.setAttribute("aria-pressed", "true");
+        link.setAttribute("aria-current", "true"); // the field whose line is shown (aria-pressed is for buttons)
       }
     });
   });

@@ -1,5 +1,6 @@
-"""Australian Business Numbers: the modulus-89 checksum and digit normalisation.
+"""Australian Business Numbers: the modulus-89 checksum and digit normalisation (pure).
 
+One rule for every service: extraction checks a supplier's ABN with it, accounts a client's.
 An ABN is 11 digits. Subtract 1 from the first digit, weight the digits 10, 1, 3, 5, ..., 19,
 and the weighted sum must be divisible by 89 (ATO, "Format of the ABN").
 """

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from asat_extraction.abn import abn_digits, abn_is_valid, complete_abn, format_abn
+from asat_corpus.text.abn import abn_digits, abn_is_valid, complete_abn, format_abn
 
 NINE_DIGITS = st.text(alphabet="0123456789", min_size=9, max_size=9)
 

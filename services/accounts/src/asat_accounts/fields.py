@@ -1,0 +1,74 @@
+"""The rules for values entered by people (pure): emails, practice and client names, ABNs, notes,
+secret names. Each function returns the normalised value or raises ``AccountsInputError`` saying
+what is wrong and what to enter instead.
+"""
+
+from __future__ import annotations
+
+import re
+
+from asat_accounts.errors import AccountsInputError
+from asat_accounts.model import ClientFields
+from asat_corpus.text.abn import abn_digits, abn_is_valid, format_abn
+
+MAX_EMAIL = 254
+MAX_NAME = 200
+MAX_NOTES = 20_000
+_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+_SECRET_NAME = re.compile(r"^[a-z0-9][a-z0-9_.:-]{0,99}$")
+
+
+def normalise_email(text: str) -> str:
+    """``text`` trimmed and lower-cased, when it looks like one email address."""
+    email = text.strip().lower()
+    if not _EMAIL.match(email):
+        raise AccountsInputError(f"{text.strip()!r} is not an email address: enter it as name@example.com.au")
+    if len(email) > MAX_EMAIL:
+        raise AccountsInputError(f"the email address is {len(email)} characters long; at most {MAX_EMAIL} are allowed")
+    return email
+
+
+def display_name(text: str, what: str) -> str:
+    """A practice's or client's name: trimmed, inner whitespace runs made one space, 1..200 characters."""
+    name = " ".join(text.split())
+    if not name:
+        raise AccountsInputError(f"the {what} name is empty: enter a name")
+    if len(name) > MAX_NAME:
+        raise AccountsInputError(f"the {what} name is {len(name)} characters long; at most {MAX_NAME} are allowed")
+    return name
+
+
+def client_abn(text: str | None) -> str | None:
+    """An ABN as entered (``51 824 753 556``, ``51-824-753-556``), as its 11 digits; None when blank.
+
+    The checksum is the ATO's modulus-89 rule (``asat_corpus.text.abn``).
+    """
+    if text is None or not text.strip():
+        return None
+    digits = abn_digits(text)
+    if digits is None or any(not (c.isdigit() or c in " -.") for c in text.strip()):
+        raise AccountsInputError(
+            f"{text.strip()!r} is not an ABN: an ABN is 11 digits (e.g. 51 824 753 556); leave it blank if unknown"
+        )
+    if not abn_is_valid(digits):
+        raise AccountsInputError(
+            f"ABN {format_abn(digits)} fails the ABN checksum: a digit is mistyped; check it on ABN Lookup"
+        )
+    return digits
+
+
+def client_fields(name: str, abn: str | None = None, notes: str = "") -> ClientFields:
+    """A client's name, ABN and notes, checked and normalised."""
+    if len(notes) > MAX_NOTES:
+        raise AccountsInputError(f"the notes are {len(notes)} characters long; at most {MAX_NOTES} are allowed")
+    return ClientFields(name=display_name(name, "client"), abn=client_abn(abn), notes=notes.strip())
+
+
+def secret_name(text: str) -> str:
+    """A secret's name (``provider.openai``, ``connection:xero:12``): lower case, 1..100 characters."""
+    if not _SECRET_NAME.match(text):
+        raise AccountsInputError(
+            f"{text!r} is not a secret name: use 1 to 100 lower-case letters, digits and _ . : - "
+            "starting with a letter or digit (e.g. provider.openai)"
+        )
+    return text

@@ -1,0 +1,143 @@
+"""What the accounts store holds and returns: plain frozen values, no behaviour beyond display.
+
+No value returned by the store carries a secret's plaintext except ``SecretValue``, whose
+``repr``/``str`` show only the masked hint; ``SignInCandidate`` carries a password hash (Argon2,
+never shown either) for the one purpose of checking a password.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+
+
+class Role(StrEnum):
+    """A user's role in one practice."""
+
+    OWNER = "owner"  # everything, including members, roles and settings
+    AGENT = "agent"  # a registered tax agent: research, clients, documents
+    REVIEWER = "reviewer"  # reads and reviews; changes nothing of the practice's settings
+
+
+@dataclass(frozen=True)
+class Practice:
+    id: int
+    name: str
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class User:
+    id: int
+    email: str
+    created_at: datetime
+    disabled_at: datetime | None
+
+    @property
+    def disabled(self) -> bool:
+        return self.disabled_at is not None
+
+
+@dataclass(frozen=True)
+class Member:
+    """A user as a member of one practice."""
+
+    user: User
+    practice_id: int
+    role: Role
+    joined_at: datetime
+
+
+@dataclass(frozen=True)
+class Membership:
+    """One practice a user belongs to, as the user sees it (to choose a practice after sign-in)."""
+
+    practice_id: int
+    practice_name: str
+    role: Role
+
+
+@dataclass(frozen=True)
+class SignInCandidate:
+    """The user an email names, with the hash to check a password against."""
+
+    user: User
+    password_hash: str = field(repr=False)
+
+
+@dataclass(frozen=True)
+class ClientFields:
+    """A client's editable fields, already checked (``asat_accounts.fields.client_fields``)."""
+
+    name: str
+    abn: str | None  # 11 digits, checksum valid
+    notes: str
+
+
+@dataclass(frozen=True)
+class Client:
+    id: int
+    practice_id: int
+    name: str
+    abn: str | None
+    notes: str
+    created_at: datetime
+    updated_at: datetime
+    archived_at: datetime | None
+
+    @property
+    def archived(self) -> bool:
+        return self.archived_at is not None
+
+
+@dataclass(frozen=True)
+class SecretInfo:
+    """A saved secret as any API may show it: its name and masked hint, never its value."""
+
+    name: str
+    hint: str
+    key_id: str
+    created_at: datetime
+    updated_at: datetime
+
+
+class SecretValue:
+    """A secret's plaintext, for the code that uses it (e.g. to call a provider), and no one else.
+
+    ``repr`` and ``str`` give the masked hint, so a log line or an error that formats it leaks
+    nothing; ``reveal()`` returns the plaintext.
+    """
+
+    __slots__ = ("_hint", "_value")
+
+    def __init__(self, value: str, hint: str) -> None:
+        self._value = value
+        self._hint = hint
+
+    @property
+    def hint(self) -> str:
+        return self._hint
+
+    def reveal(self) -> str:
+        return self._value
+
+    def __repr__(self) -> str:
+        return f"SecretValue({self._hint!r})"
+
+    def __str__(self) -> str:
+        return self._hint
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SecretValue) and other._value == self._value
+
+    def __hash__(self) -> int:
+        return hash(self._value)
+
+
+@dataclass(frozen=True)
+class SignedIn:
+    """A user whose password checked out, and the practices they may act for."""
+
+    user: User
+    memberships: tuple[Membership, ...]
