@@ -30,10 +30,10 @@ from psycopg.conninfo import conninfo_to_dict
 
 from asat_audit.canonical import JSONValue, record_document
 from asat_audit.checkpoint import Checkpoint, CheckpointFormatError, to_json
-from asat_audit.checkpoint_file import KeyFileError, load_private_key, load_public_key, read_checkpoints, write_key_pair
+from asat_audit.checkpoint_file import KeyFileError, load_private_key, write_key_pair
 from asat_audit.checkpointer import CheckpointRefused, Schedule, make_checkpoint, run_checkpointer
-from asat_audit.integrity import check_integrity
 from asat_audit.integrity_report import integrity_json, integrity_text
+from asat_audit.log_check import AnchorFiles, check_log
 from asat_audit.migration_runner import MigrationError, migrate_database
 from asat_audit.postgres_store import PostgresAuditLog, PostgresAuditStore
 from asat_audit.record import AuditEntry
@@ -140,7 +140,7 @@ def _path(given: str | None, env: Mapping[str, str], name: str) -> Path:
     return Path(value)
 
 
-def _anchor_files(args: argparse.Namespace, env: Mapping[str, str]) -> tuple[Path, Path] | None:
+def _anchor_files(args: argparse.Namespace, env: Mapping[str, str]) -> AnchorFiles | None:
     """The checkpoint file and public key, when both are configured; one without the other is an error."""
     checkpoints = args.checkpoints or env.get(CHECKPOINT_FILE_ENV, "")
     public_key = args.public_key or env.get(PUBLIC_KEY_ENV, "")
@@ -149,19 +149,14 @@ def _anchor_files(args: argparse.Namespace, env: Mapping[str, str]) -> tuple[Pat
             f"checking checkpoints needs both the checkpoint file ({CHECKPOINT_FILE_ENV}) and the public key "
             f"({PUBLIC_KEY_ENV}); only one is set"
         )
-    return (Path(checkpoints), Path(public_key)) if checkpoints else None
+    return AnchorFiles(Path(checkpoints), Path(public_key)) if checkpoints else None
 
 
-def _verify(url: str, anchors: tuple[Path, Path] | None, as_json: bool, out: TextIO) -> int:
-    try:
-        key = load_public_key(anchors[1]) if anchors else None
-        checkpoints = read_checkpoints(anchors[0]) if anchors else None
-    except (KeyFileError, CheckpointFormatError) as exc:
-        raise _Unavailable(str(exc)) from exc
+def _verify(url: str, anchors: AnchorFiles | None, as_json: bool, out: TextIO) -> int:
     with _open_log(url) as log:
         try:
-            report = check_integrity(log.iter_links(), checkpoints, key, log.checkpoints() if anchors else None)
-        except AuditReadError as exc:
+            report = check_log(log, anchors)
+        except (KeyFileError, CheckpointFormatError, AuditReadError) as exc:
             raise _Unavailable(str(exc)) from exc
     if as_json:
         _print_json(integrity_json(report), out)

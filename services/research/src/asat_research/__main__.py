@@ -34,7 +34,9 @@ def main(argv: list[str] | None = None) -> int:
     from asat_research.api import create_app
 
     try:
-        uvicorn.run(create_app(service.pipeline, service.health), host=host, port=port, log_level="warning")
+        uvicorn.run(
+            create_app(service.pipeline, service.health, service.anchors), host=host, port=port, log_level="warning"
+        )
     finally:
         service.close()
     return 0

@@ -23,6 +23,10 @@ from typing import Any
 from fastapi import FastAPI, HTTPException, Query, Response
 from fastapi.responses import JSONResponse, StreamingResponse
 
+from asat_audit.checkpoint import CheckpointFormatError
+from asat_audit.checkpoint_file import KeyFileError
+from asat_audit.integrity_report import integrity_json
+from asat_audit.log_check import AnchorFiles, check_log
 from asat_audit.store import AuditReadError
 from asat_corpus.contracts import across_years as across
 from asat_corpus.contracts import research as wire
@@ -117,7 +121,11 @@ def _event(name: str, data: dict[str, Any]) -> str:
     return f"event: {name}\ndata: {json.dumps(data, default=str)}\n\n"
 
 
-def create_app(pipeline: ResearchPipeline, health: dict[str, Any] | None = None) -> FastAPI:
+def create_app(
+    pipeline: ResearchPipeline, health: dict[str, Any] | None = None, anchors: AnchorFiles | None = None
+) -> FastAPI:
+    """``anchors``: the audit log's checkpoint file and public key; without them ``/v1/audit/verify``
+    checks the chain alone and says so."""
     app = FastAPI(title="AsAt research", version="0.1.0")
     install_error_handlers(app)
     checks = health or {}
@@ -249,10 +257,12 @@ def create_app(pipeline: ResearchPipeline, health: dict[str, Any] | None = None)
     @app.get("/v1/audit/verify", response_model=ChainReportOut, responses=_errors(503))
     def audit_verify() -> ChainReportOut | JSONResponse:
         try:
-            report = pipeline.ports.audit.verify()
+            report = check_log(pipeline.ports.audit, anchors)
         except AuditReadError as exc:
             return _error(503, "dependency_unavailable", str(exc), dependency=AUDIT_LOG)
-        return ChainReportOut.model_validate(dataclasses.asdict(report) | {"ok": report.ok})
+        except (KeyFileError, CheckpointFormatError) as exc:
+            return _error(503, "dependency_unavailable", f"audit checkpoints unusable: {exc}", dependency=AUDIT_LOG)
+        return ChainReportOut.model_validate(integrity_json(report))
 
     @app.get("/v1/audit/{entry_id}", response_model=AuditEntryOut, responses=_errors(404, 422, 503))
     def audit_entry(entry_id: int) -> AuditEntryOut | JSONResponse:

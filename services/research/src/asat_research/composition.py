@@ -25,6 +25,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from asat_audit.checkpoint_file import KeyFileError, load_public_key
+from asat_audit.log_check import AnchorFiles
 from asat_audit.reconnecting import ReconnectingAuditStore
 from asat_audit.store import AuditStore
 from asat_corpus.corpus_build import CorpusBuild, load_corpus
@@ -66,6 +68,7 @@ class ResearchService:
     pipeline: ResearchPipeline
     health: dict[str, Callable[[], Any]]
     closers: list[Callable[[], None]]
+    anchors: AnchorFiles | None = None  # the audit log's checkpoints, checked by GET /v1/audit/verify
 
     def close(self) -> None:
         for close in self.closers:
@@ -172,4 +175,11 @@ def build_service(
     health: dict[str, Callable[[], Any]] = {"verifier": verifier.healthy, "index": index_ready}
     if isinstance(audit, ReconnectingAuditStore):
         health["audit_db"] = audit.healthy
-    return ResearchService(pipeline, health, closers)
+    anchors = None
+    if settings.audit_checkpoint_file is not None and settings.audit_public_key_file is not None:
+        anchors = AnchorFiles(settings.audit_checkpoint_file, settings.audit_public_key_file)
+        try:
+            load_public_key(anchors.public_key)
+        except (KeyFileError, ValueError) as exc:
+            raise ResearchConfigError(f"ASAT_AUDIT_PUBLIC_KEY_FILE: {exc}") from exc
+    return ResearchService(pipeline, health, closers, anchors)

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from asat_corpus.env_settings import HOST_ALLOWED, PORT_ALLOWED, EnvSettings, HttpUrl, Port, read_settings
 
@@ -40,6 +40,16 @@ class ResearchSettings(EnvSettings):
         validation_alias="ASAT_DATABASE_URL",
         description="Postgres as the audit app role, e.g. postgresql://asat_app@127.0.0.1:5432/asat",
     )
+    audit_checkpoint_file: Path | None = Field(
+        default=None,
+        validation_alias="ASAT_AUDIT_CHECKPOINT_FILE",
+        description="the audit log's signed checkpoint file (read only), with ASAT_AUDIT_PUBLIC_KEY_FILE",
+    )
+    audit_public_key_file: Path | None = Field(
+        default=None,
+        validation_alias="ASAT_AUDIT_PUBLIC_KEY_FILE",
+        description="the checkpoints' public key (PEM), with ASAT_AUDIT_CHECKPOINT_FILE; never the signing key",
+    )
     reranker: RerankerName = Field(
         default="domain", validation_alias="ASAT_RERANKER", description=f"one of {', '.join(RERANKERS)}"
     )
@@ -60,6 +70,15 @@ class ResearchSettings(EnvSettings):
     gate_gap_margin: float | None = Field(
         default=None, validation_alias="ASAT_GATE_GAP_MARGIN", description=SCORE_ALLOWED, allow_inf_nan=False
     )
+
+    @model_validator(mode="after")
+    def _anchors_together(self) -> ResearchSettings:
+        if (self.audit_checkpoint_file is None) != (self.audit_public_key_file is None):
+            raise ValueError(
+                "ASAT_AUDIT_CHECKPOINT_FILE and ASAT_AUDIT_PUBLIC_KEY_FILE go together (the checkpoints and the key "
+                "that checks them): set both, or neither"
+            )
+        return self
 
 
 def research_settings(env: Mapping[str, str]) -> ResearchSettings:

@@ -192,7 +192,7 @@ def test_chat_page_with_an_answer(workspace: Tab) -> None:
 @pytest.mark.corpus
 def test_audit_pages(workspace: Tab) -> None:
     page = workspace.open("/audit")
-    playwright_sync.expect(page.locator(".chain")).to_contain_text("Hash chain intact")
+    playwright_sync.expect(page.locator(".chain")).to_contain_text("Hash chain consistent")
     assert_accessible(page, "audit")
     page.locator(".audit-table tbody tr").first.locator("a").click()
     playwright_sync.expect(page.locator("h1")).to_contain_text("Audit row")

@@ -88,14 +88,48 @@ class ChainBreakOut(_Reply):
     detail: str
 
 
+class CheckpointOut(_Reply):
+    """A signed checkpoint: rows ``first_id`` .. ``last_id``, signed at ``signed_at``."""
+
+    first_id: int
+    last_id: int
+    last_hash: str
+    signed_at: datetime
+    key_id: str
+
+
+class AnchorsOut(_Reply):
+    """The log checked against its signed checkpoints (``problem`` and ``first_bad_id`` when not ok)."""
+
+    ok: bool
+    checkpoints: int = Field(description="Checkpoints found intact (before the problem, if any).")
+    anchored_id: int = Field(description="The last row covered by an intact checkpoint (0: none).")
+    last_checkpoint: CheckpointOut | None
+    problem: str | None = Field(
+        description="'bad_signature', 'checkpoint_gap', 'rewritten', 'truncated' or 'database_copy_differs'."
+    )
+    first_bad_id: int | None
+    detail: str
+
+
 class ChainReportOut(_Reply):
-    """``checked`` counts the rows found intact before the break (all rows when ``ok``)."""
+    """``checked`` counts the rows found intact before the break (all rows when the chain holds).
+
+    ``anchors`` is null when no signed checkpoints were checked (none configured): then ``ok``
+    only says the chain holds internally, which an owner who recomputes it, or cuts rows from the
+    end, would not break. ``ok`` is the chain and the checkpoints together."""
 
     checked: int
     last_id: int
     last_hash: str
     broken: ChainBreakOut | None
     ok: bool
+    rows: int | None = Field(default=None, description="Rows stored.")
+    first_bad_id: int | None = Field(default=None, description="The first row found bad, by either check.")
+    anchors: AnchorsOut | None = None
+    unanchored_rows: int | None = Field(
+        default=None, description="Rows after the last intact checkpoint: protected by the chain alone for now."
+    )
 
 
 class NotRecordedError(ValueError):
