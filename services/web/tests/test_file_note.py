@@ -46,7 +46,7 @@ def test_an_answer_holds_question_period_decision_claims_quotes_versions_and_the
         "Act itaa1997; section 328-110; register C2015C00285; in force from 2014-07-01 to 2016-06-30; "
         "authorised version"
     )
-    assert rule.where == f"characters {rule.start} to {rule.end} of {V2015}"
+    assert rule.where == f"characters [{rule.start}, {rule.end}) of {V2015}"
     assert note.claims[1].quotes[1].version.authority == NOT_AUTHORISED
     assert rule.version.authority == AUTHORISED
     assert (note.reasons_heading, note.reasons) == (
@@ -55,7 +55,7 @@ def test_an_answer_holds_question_period_decision_claims_quotes_versions_and_the
     )
     assert note.notices == ("Read s 328-115 for how aggregated turnover is worked out.",)
     assert note.reading_list is None  # an answer shows its claims, not the reading list
-    assert note.dropped_claims == 1
+    assert note.dropped == "1 further claim failed verification and is not shown."
     assert note.audit.row_id == 42 and note.audit.hash == entry.hash and note.audit.prev_hash == "3f" * 32
     assert note.audit.request_id == "req-7f3a"
     assert note.corpus_generation == outcome.corpus_generation and note.attribution == ATTRIBUTION

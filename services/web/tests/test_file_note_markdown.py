@@ -45,7 +45,7 @@ def test_the_answer_note_has_every_part_and_every_quote_verbatim() -> None:
         f"- Previous hash: {entry.prev_hash}\n- Corpus generation: {outcome.corpus_generation}\n",
         "- Generated: 2026-04-02T09:15:00+00:00",
         ATTRIBUTION,
-        "1 further claim(s) failed verification and are not shown.",
+        "1 further claim failed verification and is not shown.",
     ):
         assert part in markdown, part
     assert "## Reading list" not in markdown

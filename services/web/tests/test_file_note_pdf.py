@@ -64,6 +64,7 @@ def test_every_quote_and_the_question_come_back_byte_for_byte() -> None:
         "register C2015C00285; in force from 2014-07-01 to 2016-06-30; authorised version",
         NOT_AUTHORISED,
         "Caveats \u2022 The text quoted was in force for the whole income year.",
+        "1 further claim failed verification and is not shown. Caveats",
         "Generated 2026-04-02T09:15:00+00:00",
         ATTRIBUTION,
     ):
@@ -154,3 +155,11 @@ def test_the_first_page_as_the_docs_show_it() -> None:
     note = build_file_note(*entry_and_outcome(outcome_body()), GENERATED)
     shot = save_first_page_png(render_pdf(note), SHOTS / "file-note-pdf.png")
     assert shot.stat().st_size > 10_000
+
+
+def test_the_notes_own_text_never_reads_as_verbatim_text() -> None:
+    note = note_quoting("the quote", answered=False)
+    odd = replace(note, attribution=f"{OPEN} an attribution that starts with a mark", period=f"{NEWLINE} a period")
+    text = extracted_text(render_pdf(odd))
+    assert recover_verbatim(text) == [note.question, "the quote"]
+    assert f"\u200b{OPEN} an attribution that starts with a mark" in text  # a zero-width space before it

@@ -90,8 +90,8 @@ class Quote:
 
     @property
     def where(self) -> str:
-        """``characters 32 to 80 of itaa1997:328-110@C2015C00285``."""
-        return f"characters {self.start} to {self.end} of {self.version.source_id}"
+        """``characters [32, 80) of itaa1997:328-110@C2015C00285`` (the end excluded)."""
+        return f"characters [{self.start}, {self.end}) of {self.version.source_id}"
 
 
 @dataclass(frozen=True)
@@ -145,6 +145,15 @@ class FileNote:
     @property
     def title(self) -> str:
         return TITLE
+
+    @property
+    def dropped(self) -> str:
+        """What the note says of the claims that failed verification ("" when none did)."""
+        if not self.dropped_claims:
+            return ""
+        if self.dropped_claims == 1:
+            return "1 further claim failed verification and is not shown."
+        return f"{self.dropped_claims} further claims failed verification and are not shown."
 
     @property
     def quotes(self) -> tuple[Quote, ...]:

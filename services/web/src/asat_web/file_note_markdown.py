@@ -43,9 +43,12 @@ def render_markdown(note: FileNote) -> str:
             out += [*_heading(f"### Claim {claim.number}"), *_para(claim.text)]
             for quote in claim.quotes:
                 out += _quote(quote)
+        out += _para(note.dropped) if note.dropped else []
     if note.reasons:
         out += _heading(f"## {note.reasons_heading}")
         out += [*(_line(f"- {reason}") for reason in note.reasons), ""]
+    if note.dropped and not note.answered:
+        out += _para(note.dropped)
     if note.reading_list is not None:
         out += _heading("## Reading list")
         if not note.reading_list:
@@ -57,8 +60,6 @@ def render_markdown(note: FileNote) -> str:
             ]
             for quote in item.quotes:
                 out += _quote(quote)
-    if note.dropped_claims:
-        out += _para(f"{note.dropped_claims} further claim(s) failed verification and are not shown.")
     record = (
         ("Audit row", str(audit.row_id)),
         ("Recorded", _time(audit.recorded_at)),

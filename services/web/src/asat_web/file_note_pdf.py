@@ -11,6 +11,7 @@ would change is refused (``pdf_text.UnprintableText``); the Markdown note keeps 
 from __future__ import annotations
 
 import io
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -29,6 +30,9 @@ BOTTOM = 56.0
 WIDTH = PAGE_WIDTH - 2 * MARGIN
 QUOTE_INDENT = 14.0
 BODY, SMALL, HEADING = 10.0, 8.5, 12.0
+# ReportLab keeps each font's subsets per document in shared state and does not promise to be
+# thread-safe; the app renders in a thread pool, so one PDF is drawn at a time (tens of ms each).
+_DRAWING = threading.Lock()
 LABEL_WIDTH = 116.0  # the label column of the record
 GREY = (0.3, 0.3, 0.3)  # captions: the version a quote is taken from
 
@@ -121,10 +125,14 @@ def note_lines(note: FileNote, with_fonts: Fonts) -> list[Line]:
             flow.text(f"{claim.number}. {claim.text}", before=8.0, bold=True)
             for quote in claim.quotes:
                 flow.quote(quote, indent=12.0)
+        if note.dropped:
+            flow.text(note.dropped, before=8.0)
     if note.reasons:
         flow.heading(note.reasons_heading)
         for reason in note.reasons:
             flow.text(f"\u2022 {reason}", before=3.0)
+    if note.dropped and not note.answered:
+        flow.text(note.dropped, before=6.0)
     if note.reading_list is not None:
         flow.heading("Reading list")
         if not note.reading_list:
@@ -136,8 +144,6 @@ def note_lines(note: FileNote, with_fonts: Fonts) -> list[Line]:
             )
             for quote in item.quotes:
                 flow.quote(quote, indent=12.0)
-    if note.dropped_claims:
-        flow.text(f"{note.dropped_claims} further claim(s) failed verification and are not shown.", before=8.0)
     flow.heading("Record")
     flow.field("Audit row", str(audit.row_id))
     flow.field("Recorded", _time(audit.recorded_at))
@@ -174,6 +180,11 @@ def render_pdf(note: FileNote) -> bytes:
     used = fonts()
     check_printable(_texts(note))
     pages = paginate(note_lines(note, used))
+    with _DRAWING:
+        return _draw(note, used, pages)
+
+
+def _draw(note: FileNote, used: Fonts, pages: list[list[tuple[float, Line]]]) -> bytes:
     buffer = io.BytesIO()
     canvas = Canvas(buffer, pagesize=A4, invariant=1, pageCompression=1)
     _stamp(canvas, note.generated_at)

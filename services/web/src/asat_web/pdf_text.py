@@ -141,6 +141,7 @@ def check_printable(texts: Iterable[str]) -> None:
         raise UnprintableText(bad)
 
 
+@cache
 def measure(font: str, size: float) -> Callable[[str], float]:
     """The advance width of one character in ``font`` at ``size`` (points)."""
 
