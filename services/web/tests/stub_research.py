@@ -380,7 +380,35 @@ def create_stub(
 
     @app.get("/v1/audit/verify")
     def verify() -> JSONResponse:
-        return JSONResponse({"checked": 2, "last_id": 2, "last_hash": "a" * 64, "broken": None, "ok": True})
+        checkpoint = {
+            "first_id": 1,
+            "last_id": 1,
+            "last_hash": "a" * 64,
+            "signed_at": "2026-12-03T09:30:00Z",
+            "key_id": "0123456789abcdef",
+        }
+        anchors = {
+            "ok": True,
+            "checkpoints": 1,
+            "anchored_id": 1,
+            "last_checkpoint": checkpoint,
+            "problem": None,
+            "first_bad_id": None,
+            "detail": "",
+        }
+        return JSONResponse(
+            {
+                "checked": 2,
+                "last_id": 2,
+                "last_hash": "a" * 64,
+                "broken": None,
+                "ok": True,
+                "rows": 2,
+                "first_bad_id": None,
+                "anchors": anchors,
+                "unanchored_rows": 1,
+            }
+        )
 
     @app.get("/v1/audit/{entry_id}")
     def entry(entry_id: int) -> JSONResponse:

@@ -210,7 +210,9 @@ def test_source_viewer_of_a_conversion_labels_it_and_diffs_against_the_previous(
 def test_audit_pages_list_rows_link_them_and_show_the_chain(make_web: Make) -> None:
     web, _ = make_web()
     html = web.get("/audit").text
-    assert "Hash chain intact: 2 rows checked." in html
+    assert "Audit log verified: 2 rows; signed checkpoints anchor rows 1 to 1." in html
+    assert "Last verified checkpoint: row 1, signed 03 December 2026 09:30:00 UTC" in html
+    assert "1 later rows are protected by the chain alone" in html
     assert 'href="/audit/2"' in html and 'href="/audit/1"' in html
     row = web.get("/audit/1").text
     assert "a" * 64 in row and QUOTE in row and "What aggregated turnover" in row

@@ -73,8 +73,9 @@ def _ask(page: playwright_sync.Page, web_url: str, question: str, year: int) -> 
 
 
 def _audit_id(turn: playwright_sync.Locator) -> int:
-    href = turn.locator(".answer-footer a[href^='/audit/']").get_attribute("href") or ""
-    return int(href.removeprefix("/audit/"))
+    hrefs = turn.locator(".answer-footer a[href^='/audit/']").evaluate_all("as => as.map(a => a.pathname)")
+    (row,) = [h.removeprefix("/audit/") for h in hrefs if h.removeprefix("/audit/").isdigit()]
+    return int(row)
 
 
 def _fits_390px(page: playwright_sync.Page) -> None:
