@@ -15,7 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from asat_corpus.corpus_build import CorpusBuild, load_corpus
-from asat_ingest.app import create_app
+from asat_ingest.app import MAX_BODY_BYTES, create_app
 from asat_ingest.composition import config_from_env
 from asat_ingest.runtime import IngestRuntime
 
@@ -130,3 +130,11 @@ def test_stale_index_is_refused(runtime: IngestRuntime, corpus: CorpusBuild, env
         assert client.get("/v1/index").json()["state"] == "stale"
     finally:
         changed.close()
+
+
+def test_a_body_over_the_limit_is_413_naming_it(runtime: IngestRuntime) -> None:
+    client = TestClient(create_app(runtime))
+    body = b'{"query": "' + b"q" * MAX_BODY_BYTES + b'", "income_year": 2020}'
+    response = client.post("/v1/search", content=body, headers={"content-type": "application/json"})
+    assert response.status_code == 413
+    assert (response.json()["limit"], response.json()["maximum"]) == ("max_body_bytes", MAX_BODY_BYTES)

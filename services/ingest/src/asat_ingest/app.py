@@ -18,6 +18,7 @@ from fastapi.responses import JSONResponse
 from asat_corpus.contracts.errors import ErrorBody
 from asat_corpus.contracts.search import IndexInfo, SearchHit, SearchReply, SearchRequest
 from asat_corpus.http_errors import install_error_handlers
+from asat_corpus.http_limits import BodyLimit
 from asat_ingest.replies import BuildProgress, BuildStarted, BuildSummaryOut, IngestHealth
 from asat_ingest.runtime import IndexNotReadyError, IngestRuntime
 from asat_ingest.search import SearchInputError, TemporalViolationError, UnknownActError
@@ -31,9 +32,14 @@ def _error(status: int, error: str, message: str) -> JSONResponse:
     return JSONResponse(ErrorBody(error=error, message=message).model_dump(mode="json"), status_code=status)
 
 
+# A search request is a query (at most a few thousand characters) and its filters.
+MAX_BODY_BYTES = 64 * 1024
+
+
 def create_app(runtime: IngestRuntime) -> FastAPI:
     app = FastAPI(title="AsAt ingest", version="0.1.0")
     install_error_handlers(app)
+    app.add_middleware(BodyLimit, max_bytes=MAX_BODY_BYTES)
 
     @app.get("/healthz", response_model=IngestHealth, responses={503: {"model": IngestHealth}})
     def healthz(response: Response) -> IngestHealth:

@@ -35,7 +35,10 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         uvicorn.run(
-            create_app(service.pipeline, service.health, service.anchors), host=host, port=port, log_level="warning"
+            create_app(service.pipeline, service.health, service.anchors, service.max_concurrent),
+            host=host,
+            port=port,
+            log_level="warning",
         )
     finally:
         service.close()

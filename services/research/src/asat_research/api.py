@@ -35,6 +35,7 @@ from asat_corpus.contracts.errors import ErrorBody
 from asat_corpus.contracts.research import ResearchRequest
 from asat_corpus.contracts.source_view import SourceOut
 from asat_corpus.http_errors import install_error_handlers
+from asat_corpus.http_limits import BodyLimit, ConcurrencyCap
 from asat_corpus.resolution import resolve
 from asat_research.across_years_run import AcrossYearsRefused, event_name, prepare
 from asat_research.outcome_wire import outcome_json, outcome_reply
@@ -95,6 +96,12 @@ ACROSS_YEARS_STREAM: dict[str, Any] = {
 }
 
 
+# A question is at most 2,000 characters: 64 KiB is room for any valid request, and no more.
+MAX_BODY_BYTES = 64 * 1024
+DEFAULT_MAX_CONCURRENT = 32
+ANSWERING_PATHS = ("/v1/research", "/v1/research/stream", "/v1/research/across-years")
+
+
 def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
     return {status: {"model": ErrorBody} for status in statuses}
 
@@ -122,12 +129,18 @@ def _event(name: str, data: dict[str, Any]) -> str:
 
 
 def create_app(
-    pipeline: ResearchPipeline, health: dict[str, Any] | None = None, anchors: AnchorFiles | None = None
+    pipeline: ResearchPipeline,
+    health: dict[str, Any] | None = None,
+    anchors: AnchorFiles | None = None,
+    max_concurrent: int = DEFAULT_MAX_CONCURRENT,
 ) -> FastAPI:
     """``anchors``: the audit log's checkpoint file and public key; without them ``/v1/audit/verify``
-    checks the chain alone and says so."""
+    checks the chain alone and says so. A body over ``MAX_BODY_BYTES`` is a 413; a question beyond
+    ``max_concurrent`` being answered is a 429 with ``Retry-After``."""
     app = FastAPI(title="AsAt research", version="0.1.0")
     install_error_handlers(app)
+    app.add_middleware(BodyLimit, max_bytes=MAX_BODY_BYTES)
+    app.add_middleware(ConcurrencyCap, limit=max_concurrent, paths=ANSWERING_PATHS)
     checks = health or {}
 
     def _validate(request: ResearchRequest) -> str | None:

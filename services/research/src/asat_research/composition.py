@@ -69,6 +69,7 @@ class ResearchService:
     health: dict[str, Callable[[], Any]]
     closers: list[Callable[[], None]]
     anchors: AnchorFiles | None = None  # the audit log's checkpoints, checked by GET /v1/audit/verify
+    max_concurrent: int = 32  # ASAT_RESEARCH_MAX_CONCURRENT
 
     def close(self) -> None:
         for close in self.closers:
@@ -182,4 +183,4 @@ def build_service(
             load_public_key(anchors.public_key)
         except (KeyFileError, ValueError) as exc:
             raise ResearchConfigError(f"ASAT_AUDIT_PUBLIC_KEY_FILE: {exc}") from exc
-    return ResearchService(pipeline, health, closers, anchors)
+    return ResearchService(pipeline, health, closers, anchors, settings.max_concurrent)

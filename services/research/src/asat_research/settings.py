@@ -50,6 +50,13 @@ class ResearchSettings(EnvSettings):
         validation_alias="ASAT_AUDIT_PUBLIC_KEY_FILE",
         description="the checkpoints' public key (PEM), with ASAT_AUDIT_CHECKPOINT_FILE; never the signing key",
     )
+    max_concurrent: int = Field(
+        default=32,
+        ge=1,
+        le=1024,
+        validation_alias="ASAT_RESEARCH_MAX_CONCURRENT",
+        description="the most questions answered at once (1 to 1024); one more is a 429 with Retry-After",
+    )
     reranker: RerankerName = Field(
         default="domain", validation_alias="ASAT_RERANKER", description=f"one of {', '.join(RERANKERS)}"
     )

@@ -34,10 +34,12 @@ from asat_corpus.contracts.audit_log import AuditEntryOut
 from asat_corpus.contracts.errors import describe_validation_error
 from asat_corpus.contracts.research import MAX_QUESTION_CHARS, PeriodPreview
 from asat_corpus.http_errors import install_error_handlers
+from asat_corpus.http_limits import BodyLimit
 from asat_web.across_years_view import across_years_context
 from asat_web.across_years_view import browser_events as across_years_events
 from asat_web.across_years_view import collect as collect_across_years
 from asat_web.answer_changes import compare_outcomes
+from asat_web.audit_status import audit_status
 from asat_web.diff import diff_texts
 from asat_web.documents_view import EDITABLE, IMAGE_TYPES, KINDS, LABELS, parse_change, review_view, show
 from asat_web.extraction_client import (
@@ -65,6 +67,11 @@ from asat_web.settings import WebSettings
 from asat_web.source_view import adjacent_versions, quote_in_source, timeline_items
 from asat_web.timeline_chart import timeline_chart
 from asat_web.turn import Mode, TurnRequest, browser_events, render_outcome
+
+# Forms and the stream carry a question (at most 2,000 characters) and a few fields; the upload
+# form carries the documents extraction reads (each refused there beyond its own limit).
+MAX_FORM_BYTES = 256 * 1024
+MAX_UPLOAD_BYTES = 256 * 1024 * 1024
 
 
 class WebHealth(BaseModel):
@@ -133,6 +140,7 @@ def create_app(
         return page("error.html", status=status, title=title, message=message)
 
     install_error_handlers(app)
+    app.add_middleware(BodyLimit, max_bytes=MAX_FORM_BYTES, overrides={"/documents": MAX_UPLOAD_BYTES})
 
     @app.get("/", include_in_schema=False)
     def home() -> RedirectResponse:
@@ -324,7 +332,7 @@ def create_app(
         except (ResearchRejected, ResearchUnavailable) as exc:
             return error_page("Audit log unavailable", str(exc), 503)
         entries = [e.model_dump(mode="json") for e in recent.entries]
-        return page("audit.html", entries=entries, chain=chain.model_dump(mode="json"))
+        return page("audit.html", entries=entries, integrity=audit_status(chain))
 
     def file_note_or_refusal(made: Response | Refusal) -> Response:
         return made if isinstance(made, Response) else error_page(made.title, made.message, made.status)

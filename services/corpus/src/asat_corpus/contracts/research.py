@@ -22,6 +22,21 @@ MAX_QUESTION_CHARS = 2000
 ScopeSourceName = Literal["parameter", "question", "default (current income year)"]
 
 
+ALLOWED_CONTROLS = frozenset("\t\n\r")
+
+
+def refuse_control_characters(question: str) -> str:
+    """``question`` unchanged, or ``ValueError`` naming the first control character and where."""
+    for position, char in enumerate(question):
+        if (ord(char) < 0x20 or 0x7F <= ord(char) < 0xA0) and char not in ALLOWED_CONTROLS:
+            what = "a NUL character" if char == "\x00" else "a control character"
+            raise ValueError(
+                f"the question contains {what} (\\u{ord(char):04x}) at position {position}, which cannot be "
+                "stored or shown: remove it"
+            )
+    return question
+
+
 class ResearchRequest(BaseModel):
     """A question and, at most, one way of saying when (an income year and a day must agree)."""
 
@@ -43,10 +58,10 @@ class ResearchRequest(BaseModel):
     @field_validator("question")
     @classmethod
     def _storable(cls, question: str) -> str:
-        """Every question is written to the audit log: text Postgres cannot store is refused here."""
-        if "\x00" in question:  # (pydantic itself refuses a lone surrogate)
-            raise ValueError("the question contains a NUL character (\\u0000), which cannot be stored: remove it")
-        return question
+        """Every question is written to the audit log: NUL (which Postgres cannot store) and the other
+        control characters (never typed; a sign of a broken client or an injection) are refused here,
+        before anything is retrieved or any model is asked. Tab, line feed and carriage return stay."""
+        return refuse_control_characters(question)
 
 
 class _Reply(BaseModel):
