@@ -114,3 +114,12 @@ def test_identities_differ_by_model_and_server() -> None:
     b = OllamaEmbedder("m2", dim=12, base_url="http://h:1").identity
     c = OpenAICompatibleEmbedder("http://h:1/v1", "m1", dim=12).identity
     assert len({a, b, c}) == 3
+
+
+def test_identities_never_carry_credentials() -> None:
+    """The identity keys the vector cache and is stamped on the index: no user:password@ in it."""
+    ollama = OllamaEmbedder("m1", dim=12, base_url="http://me:s3cretpass@h:1").identity
+    openai = OpenAICompatibleEmbedder("https://me:s3cretpass@h:1/v1", "m1", dim=12).identity
+    for identity in (ollama, openai):
+        assert "s3cretpass" not in identity and "me@" not in identity and "h:1" in identity
+    assert ollama == OllamaEmbedder("m1", dim=12, base_url="http://h:1").identity

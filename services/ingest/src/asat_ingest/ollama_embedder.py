@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 import httpx
 
+from asat_corpus.redaction import url_without_credentials
 from asat_ingest.http_embedding import (
     DEFAULT_HTTP_BATCH,
     check_settings,
@@ -43,7 +44,9 @@ class OllamaEmbedder:
 
     @property
     def identity(self) -> str:
-        return f"ollama|{self._url}|model={self._model}|revision={self._revision}|dim={self._dim}"
+        return (
+            f"ollama|{url_without_credentials(self._url)}|model={self._model}|revision={self._revision}|dim={self._dim}"
+        )
 
     @property
     def dim(self) -> int:

@@ -12,6 +12,7 @@ from typing import Any
 
 import httpx
 
+from asat_corpus.redaction import url_without_credentials
 from asat_ingest.embedder import EmbedderError
 from asat_ingest.http_embedding import (
     DEFAULT_HTTP_BATCH,
@@ -48,7 +49,7 @@ class OpenAICompatibleEmbedder:
 
     @property
     def identity(self) -> str:
-        return f"openai-compatible|{self._url}|model={self._model}|revision={self._revision}|dim={self._dim}"
+        return f"openai-compatible|{url_without_credentials(self._url)}|model={self._model}|revision={self._revision}|dim={self._dim}"
 
     @property
     def dim(self) -> int:

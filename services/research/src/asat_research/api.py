@@ -36,10 +36,12 @@ from asat_corpus.contracts.research import ResearchRequest
 from asat_corpus.contracts.source_view import SourceOut
 from asat_corpus.http_errors import install_error_handlers
 from asat_corpus.http_limits import BodyLimit, ConcurrencyCap
+from asat_corpus.redaction import redact_credentials
 from asat_corpus.resolution import resolve
 from asat_research.across_years_run import AcrossYearsRefused, event_name, prepare
 from asat_research.outcome_wire import outcome_json, outcome_reply
 from asat_research.pipeline import DependencyUnavailable, ResearchPipeline, StageEvent
+from asat_research.reply_redaction import reply_text
 from asat_research.temporal import TemporalError, preview
 from asat_research.timeline_view import act_assents, timeline_json
 from asat_research.unusable_reply import unusable_cause
@@ -118,10 +120,15 @@ def _dependency_error(exc: DependencyUnavailable) -> wire.StreamError:
         return wire.StreamError(
             status=502,
             error="dependency_unusable",
-            message=f"{cause.service} answered research unusably: {cause}",
+            message=redact_credentials(f"{cause.service} answered research unusably: {cause}"),
             dependency=cause.service,
         )
-    return wire.StreamError(status=503, error="dependency_unavailable", message=str(exc), dependency=exc.dependency)
+    return wire.StreamError(
+        status=503,
+        error="dependency_unavailable",
+        message=reply_text(exc.dependency, str(exc)),
+        dependency=exc.dependency,
+    )
 
 
 def _event(name: str, data: dict[str, Any]) -> str:
@@ -264,7 +271,7 @@ def create_app(
         try:
             entries = pipeline.ports.audit.last(last) if contains is None else pipeline.ports.audit.find(contains, last)
         except AuditReadError as exc:
-            return _error(503, "dependency_unavailable", str(exc), dependency=AUDIT_LOG)
+            return _error(503, "dependency_unavailable", reply_text(AUDIT_LOG, str(exc)), dependency=AUDIT_LOG)
         return AuditEntries(entries=tuple(_entry_reply(e) for e in reversed(entries)))
 
     @app.get("/v1/audit/verify", response_model=ChainReportOut, responses=_errors(503))
@@ -272,7 +279,7 @@ def create_app(
         try:
             report = check_log(pipeline.ports.audit, anchors)
         except AuditReadError as exc:
-            return _error(503, "dependency_unavailable", str(exc), dependency=AUDIT_LOG)
+            return _error(503, "dependency_unavailable", reply_text(AUDIT_LOG, str(exc)), dependency=AUDIT_LOG)
         except (KeyFileError, CheckpointFormatError) as exc:
             return _error(503, "dependency_unavailable", f"audit checkpoints unusable: {exc}", dependency=AUDIT_LOG)
         return ChainReportOut.model_validate(integrity_json(report))
@@ -282,7 +289,7 @@ def create_app(
         try:
             entry = pipeline.ports.audit.get(entry_id)
         except AuditReadError as exc:
-            return _error(503, "dependency_unavailable", str(exc), dependency=AUDIT_LOG)
+            return _error(503, "dependency_unavailable", reply_text(AUDIT_LOG, str(exc)), dependency=AUDIT_LOG)
         if entry is None:
             raise HTTPException(status_code=404, detail=f"no audit row {entry_id}")
         return _entry_reply(entry)
