@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from typing import Any, TypeVar
-from urllib.parse import quote
 
 import httpx
 from pydantic import BaseModel, ValidationError
@@ -21,6 +20,7 @@ from asat_corpus.contracts.audit_log import AuditEntries, AuditEntryOut, ChainRe
 from asat_corpus.contracts.errors import describe_validation_error
 from asat_corpus.contracts.research import PeriodPreview, ResearchOutcome
 from asat_corpus.contracts.source_view import SourceOut
+from asat_web.source_path import NotASourceId, source_path
 from asat_web.sse import SseEvent, SseParser
 
 START_HINT = "start it with `python -m asat_research serve` (or `make up`), or set ASAT_RESEARCH_URL"
@@ -92,7 +92,11 @@ class ResearchClient:
         return await self._call("POST", "/v1/period", PeriodPreview, json=dict(body))
 
     async def source(self, source_id: str) -> SourceOut:
-        return await self._call("GET", f"/v1/sources/{quote(source_id, safe=':@/')}", SourceOut)
+        try:
+            path = source_path(source_id)
+        except NotASourceId as exc:
+            raise ResearchRejected(404, str(exc)) from exc
+        return await self._call("GET", path, SourceOut)
 
     async def audit_recent(self, last: int) -> AuditEntries:
         return await self._call("GET", "/v1/audit", AuditEntries, params={"last": last})
