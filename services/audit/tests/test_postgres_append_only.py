@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import threading
 from collections.abc import Iterator
 from dataclasses import replace
 from datetime import date
@@ -15,7 +16,7 @@ from psycopg import sql
 
 from asat_audit.canonical import chain_hash, record_document
 from asat_audit.cli import main
-from asat_audit.postgres_store import PostgresAuditStore
+from asat_audit.postgres_store import LOCK_TIMEOUT_MS, PostgresAuditStore
 from asat_audit.store import AuditReadError, AuditStartupError, AuditWriteError
 
 pytestmark = pytest.mark.postgres
@@ -254,3 +255,27 @@ def test_tampering_with_what_was_shown_is_found_by_verify(
     assert code == 1
     assert report["checked"] == row - 1
     assert (report["broken"]["id"], report["broken"]["kind"]) == (row, "hash_mismatch")
+
+
+def test_a_locked_table_fails_the_append_within_the_lock_timeout(clean_audit_log: Any, make_record: Any) -> None:
+    """A database that holds the log locked (hung, or a runaway migration) gives an AuditWriteError
+    after LOCK_TIMEOUT_MS, so research answers 503, never a request stalled without end."""
+    outcome: list[BaseException | None] = []
+    with PostgresAuditStore(clean_audit_log.app_url) as store, clean_audit_log.admin() as admin:
+        admin.execute("BEGIN")
+        admin.execute("LOCK TABLE research.audit_log IN ACCESS EXCLUSIVE MODE")
+
+        def append() -> None:
+            try:
+                store.append(make_record(0))
+                outcome.append(None)
+            except BaseException as exc:  # reported below
+                outcome.append(exc)
+
+        worker = threading.Thread(target=append)
+        worker.start()
+        worker.join(timeout=LOCK_TIMEOUT_MS / 1000 * 10)
+        admin.execute("ROLLBACK")
+    assert not worker.is_alive(), "the append was still waiting long after the lock timeout"
+    assert len(outcome) == 1 and isinstance(outcome[0], AuditWriteError)
+    assert "lock timeout" in str(outcome[0])

@@ -29,6 +29,11 @@ from asat_audit.store import AuditReadError, AuditStartupError, AuditWriteError
 
 CHAIN_LOCK_KEY = 0x4153_4154_4155_4454  # "ASATAUDT": pg_advisory_xact_lock key of chain appends
 CONNECT_TIMEOUT_S = 5
+# A hung or locked database fails a statement within these bounds (an error, never a stalled
+# request): no audit statement runs longer than STATEMENT_TIMEOUT_MS or waits for a lock (the
+# chain's advisory lock included) longer than LOCK_TIMEOUT_MS.
+STATEMENT_TIMEOUT_MS = 5000
+LOCK_TIMEOUT_MS = 3000
 PAGE_SIZE = 1000
 _SELECT: LiteralString = "SELECT " + COLUMNS + " FROM research.audit_log"
 
@@ -36,7 +41,13 @@ _SELECT: LiteralString = "SELECT " + COLUMNS + " FROM research.audit_log"
 def connect(url: str) -> psycopg.Connection[DictRow]:
     """An autocommit connection returning dict rows; ``AuditStartupError`` says why it failed."""
     try:
-        return psycopg.connect(url, autocommit=True, row_factory=dict_row, connect_timeout=CONNECT_TIMEOUT_S)
+        return psycopg.connect(
+            url,
+            autocommit=True,
+            row_factory=dict_row,
+            connect_timeout=CONNECT_TIMEOUT_S,
+            options=f"-c statement_timeout={STATEMENT_TIMEOUT_MS} -c lock_timeout={LOCK_TIMEOUT_MS}",
+        )
     except psycopg.Error as exc:
         raise AuditStartupError(
             f"cannot connect to the audit database: {str(exc).strip()}. Check the connection URL and that "
