@@ -68,7 +68,9 @@ def grant_app_role(conn: psycopg.Connection[TupleRow], app_role: str) -> None:
     conn.execute(sql.SQL("REVOKE ALL ON ALL SEQUENCES IN SCHEMA {} FROM {}").format(schema, role))
     conn.execute(sql.SQL("GRANT USAGE ON ALL SEQUENCES IN SCHEMA {} TO {}").format(schema, role))
     for function in APP_FUNCTIONS:
-        conn.execute(sql.SQL("GRANT EXECUTE ON FUNCTION {}.{} TO {}").format(schema, sql.SQL(function), role))
+        found = conn.execute("SELECT to_regprocedure(%s) IS NOT NULL", (f"{SCHEMA}.{function}",)).fetchone()
+        if found == (True,):  # absent only before the migration that creates it
+            conn.execute(sql.SQL("GRANT EXECUTE ON FUNCTION {}.{} TO {}").format(schema, sql.SQL(function), role))
 
 
 TARGET = MigrationTarget(schema=SCHEMA, package=PACKAGE, grant_app_role=grant_app_role)

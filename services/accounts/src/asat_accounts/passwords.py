@@ -9,8 +9,6 @@ the 2-core development machine, paid once per sign-in.
 
 from __future__ import annotations
 
-from functools import cache
-
 from argon2 import Parameters, PasswordHasher, profiles
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
@@ -36,7 +34,9 @@ def password_problem(password: str, email: str | None = None) -> str | None:
     return None
 
 
-@cache
+_DUMMY_HASHES: dict[str, str] = {}
+
+
 def _hasher(parameters: Parameters) -> PasswordHasher:
     return PasswordHasher.from_parameters(parameters)
 
@@ -53,9 +53,7 @@ def verify_password(stored_hash: str, password: str, parameters: Parameters = DE
     except VerifyMismatchError:
         return False
     except InvalidHashError as exc:
-        raise PasswordHashError(
-            "the stored password hash is not an Argon2 hash: reset the user's password"
-        ) from exc
+        raise PasswordHashError("the stored password hash is not an Argon2 hash: reset the user's password") from exc
     except VerificationError:
         return False
 
@@ -65,13 +63,13 @@ def needs_rehash(stored_hash: str, parameters: Parameters = DEFAULT_PARAMETERS) 
     try:
         return _hasher(parameters).check_needs_rehash(stored_hash)
     except (InvalidHashError, ValueError) as exc:
-        raise PasswordHashError(
-            "the stored password hash is not an Argon2 hash: reset the user's password"
-        ) from exc
+        raise PasswordHashError("the stored password hash is not an Argon2 hash: reset the user's password") from exc
 
 
-@cache
 def dummy_hash(parameters: Parameters = DEFAULT_PARAMETERS) -> str:
-    """A hash of no one's password: checked when an email is unknown, so that the answer takes
-    as long as for a known one."""
-    return hash_password("not a password of any user", parameters)
+    """A hash of no one's password (made once per parameters): checked when an email is unknown,
+    so that the answer takes as long as for a known one."""
+    key = repr(parameters)
+    if key not in _DUMMY_HASHES:
+        _DUMMY_HASHES[key] = hash_password("not a password of any user", parameters)
+    return _DUMMY_HASHES[key]

@@ -1,0 +1,142 @@
+"""Fixtures of the accounts tests: Postgres databases on the local server, key rings, cheap hashes.
+
+The server is found through ``ASAT_TEST_DATABASE_URL`` (a superuser URL; default
+``postgresql://postgres@127.0.0.1:5432/postgres``). Each session creates a database
+``asat_acct_<random>`` owned by a new role ``<db>_owner``, an app role ``<db>_app``, migrates
+schema ``app`` as the owner, and drops all three at the end. Role names carry the same random
+suffix, so concurrent runs cannot collide. If the server is not reachable the tests fail (they
+do not skip).
+
+Password hashes here use argon2's cheapest parameters (the default costs 64 MiB and a third of a
+second per hash); the CLI's tests use the defaults.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Callable, Iterator
+
+import psycopg
+import pytest
+from psycopg import sql
+from psycopg.conninfo import make_conninfo
+
+from asat_accounts.fields import client_fields
+from asat_accounts.migrate import migrate
+from asat_accounts.model import Role
+from asat_accounts.postgres_store import PostgresAccountsStore
+from asat_accounts.secret_box import KeyRing
+
+from .support import KEY_1, AccountsDatabase, TwoPractices, cheap_hash
+
+ADMIN_URL_ENV = "ASAT_TEST_DATABASE_URL"
+DEFAULT_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
+START_HINT = "pg_ctlcluster --skip-systemctl-redirect 15 main start"
+
+
+@pytest.fixture(scope="session")
+def pg_server_url() -> str:
+    url = os.environ.get(ADMIN_URL_ENV, DEFAULT_ADMIN_URL)
+    try:
+        with psycopg.connect(url, connect_timeout=5) as conn:
+            conn.execute("SELECT 1")
+    except psycopg.Error as exc:
+        pytest.fail(
+            f"the Postgres tests need the local server at {url} ({ADMIN_URL_ENV}) and could not connect: "
+            f"{str(exc).strip()}. Start it with `{START_HINT}` (or run `.ci/run`, which starts it).",
+            pytrace=False,
+        )
+    return url
+
+
+@pytest.fixture(scope="session")
+def accounts_db(pg_server_url: str) -> Iterator[AccountsDatabase]:
+    name = f"asat_acct_{secrets.token_hex(5)}"
+    owner, app = f"{name}_owner", f"{name}_app"
+    with psycopg.connect(pg_server_url, autocommit=True) as admin:
+        admin.execute(sql.SQL("CREATE ROLE {} LOGIN").format(sql.Identifier(owner)))
+        admin.execute(sql.SQL("CREATE ROLE {} LOGIN").format(sql.Identifier(app)))
+        admin.execute(sql.SQL("CREATE DATABASE {} OWNER {}").format(sql.Identifier(name), sql.Identifier(owner)))
+    database = AccountsDatabase(
+        name=name,
+        admin_url=make_conninfo(pg_server_url, dbname=name),
+        owner_url=make_conninfo(pg_server_url, dbname=name, user=owner, password=""),
+        app_url=make_conninfo(pg_server_url, dbname=name, user=app, password=""),
+        owner_role=owner,
+        app_role=app,
+    )
+    try:
+        migrate(database.owner_url, app)
+        yield database
+    finally:
+        with psycopg.connect(pg_server_url, autocommit=True) as admin:
+            admin.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+            for role in (app, owner):
+                admin.execute(sql.SQL("DROP ROLE IF EXISTS {}").format(sql.Identifier(role)))
+
+
+@pytest.fixture
+def make_database(pg_server_url: str, accounts_db: AccountsDatabase) -> Iterator[Callable[[], AccountsDatabase]]:
+    """Creates extra empty databases (owned by the session owner role, not migrated)."""
+    created: list[str] = []
+
+    def create() -> AccountsDatabase:
+        name = f"{accounts_db.name}_{len(created) + 1}"
+        with psycopg.connect(pg_server_url, autocommit=True) as admin:
+            admin.execute(
+                sql.SQL("CREATE DATABASE {} OWNER {}").format(
+                    sql.Identifier(name), sql.Identifier(accounts_db.owner_role)
+                )
+            )
+        created.append(name)
+        return AccountsDatabase(
+            name=name,
+            admin_url=make_conninfo(pg_server_url, dbname=name),
+            owner_url=make_conninfo(pg_server_url, dbname=name, user=accounts_db.owner_role, password=""),
+            app_url=make_conninfo(pg_server_url, dbname=name, user=accounts_db.app_role, password=""),
+            owner_role=accounts_db.owner_role,
+            app_role=accounts_db.app_role,
+        )
+
+    yield create
+    with psycopg.connect(pg_server_url, autocommit=True) as admin:
+        for name in created:
+            admin.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
+@pytest.fixture
+def fresh_db(make_database: Callable[[], AccountsDatabase]) -> AccountsDatabase:
+    """An empty, migrated database of its own (no practices, no users)."""
+    db = make_database()
+    migrate(db.owner_url, db.app_role)
+    return db
+
+
+@pytest.fixture
+def key_ring() -> KeyRing:
+    return KeyRing((KEY_1,))
+
+
+@pytest.fixture
+def store(accounts_db: AccountsDatabase, key_ring: KeyRing) -> Iterator[PostgresAccountsStore]:
+    with PostgresAccountsStore(accounts_db.app_url, key_ring) as opened:
+        yield opened
+
+
+@pytest.fixture
+def two_practices(store: PostgresAccountsStore) -> TwoPractices:
+    """Two new practices in the session database (unique emails per call)."""
+    tag = secrets.token_hex(4)
+    a, a_owner = store.create_practice(f"Alpha Tax {tag}", f"owner-a-{tag}@alpha.example", cheap_hash())
+    b, b_owner = store.create_practice(f"Beta Accounting {tag}", f"owner-b-{tag}@beta.example", cheap_hash())
+    store.add_member(a.id, f"agent-a-{tag}@alpha.example", cheap_hash(), Role.AGENT)
+    store.add_member(b.id, f"reviewer-b-{tag}@beta.example", cheap_hash(), Role.REVIEWER)
+    for practice, names in ((a, ("Acme Pty Ltd", "Zed Trust")), (b, ("Bravo Pty Ltd", "Yak Partnership"))):
+        for name in names:
+            store.add_client(practice.id, client_fields(name, "51 824 753 556", f"notes of {name}"))
+    a_secret = f"sk-alpha-{secrets.token_hex(16)}"
+    b_secret = f"sk-beta-{secrets.token_hex(16)}"
+    store.save_secret(a.id, "provider.openai", a_secret)
+    store.save_secret(b.id, "provider.openai", b_secret)
+    return TwoPractices(a, b, a_owner, b_owner, a_secret, b_secret)
