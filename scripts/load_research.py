@@ -1,0 +1,163 @@
+"""Load: many concurrent clients asking research at once, for a bounded time.
+
+For each concurrency level (default 20, 50 and 100) an httpx asyncio driver keeps that many
+clients asking the suite's questions (each at its own income year or day) for ``--seconds``
+(default 30), then reports throughput, p50/p95/p99 of the answered requests and the replies by
+status. A 429 (the concurrency cap) or 503 is counted as a refusal, never hidden; the last line
+names the highest concurrency with 0 errors (any status but 200).
+
+    .venv/bin/python scripts/load_research.py [--url http://127.0.0.1:8730] [--levels 20 50 100] [--seconds 30] [--json]
+
+``ASAT_SERVICE_TOKEN`` is sent as the bearer token when set (research requires it once the stack
+issues one).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+from asat_research.gold import load_suite
+
+
+@dataclass
+class LevelResult:
+    concurrency: int
+    seconds: float
+    requests: int = 0
+    statuses: Counter[str] = field(default_factory=Counter)
+    latencies_ms: list[float] = field(default_factory=list)  # of the 200 replies
+
+    @property
+    def errors(self) -> int:
+        return sum(n for status, n in self.statuses.items() if status != "200")
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "concurrency": self.concurrency,
+            "seconds": round(self.seconds, 1),
+            "requests": self.requests,
+            "throughput_per_s": round(self.requests / self.seconds, 1) if self.seconds else 0.0,
+            "p50_ms": percentile(self.latencies_ms, 0.50),
+            "p95_ms": percentile(self.latencies_ms, 0.95),
+            "p99_ms": percentile(self.latencies_ms, 0.99),
+            "statuses": dict(sorted(self.statuses.items())),
+            "errors": self.errors,
+        }
+
+
+def percentile(values: Sequence[float], q: float) -> float | None:
+    """The nearest-rank percentile of ``values`` (``None`` when there are none)."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    return round(ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))], 1)
+
+
+def bodies(suite: str) -> list[dict[str, Any]]:
+    out = []
+    for case in load_suite(suite).cases:
+        body: dict[str, Any] = {"question": case.question}
+        if case.as_of is not None:
+            body["as_of"] = case.as_of.isoformat()
+        else:
+            body["income_year"] = case.income_year
+        out.append(body)
+    return out
+
+
+async def run_level(
+    client: httpx.AsyncClient, requests: Sequence[dict[str, Any]], concurrency: int, seconds: float
+) -> LevelResult:
+    result = LevelResult(concurrency, seconds)
+    stop_at = time.monotonic() + seconds
+    counter = iter(range(10**9))
+
+    async def one_client() -> None:
+        while time.monotonic() < stop_at:
+            body = requests[next(counter) % len(requests)]
+            started = time.perf_counter()
+            try:
+                reply = await client.post("/v1/research", json=body)
+                status = str(reply.status_code)
+            except httpx.HTTPError as exc:
+                status = f"transport:{type(exc).__name__}"
+            elapsed = (time.perf_counter() - started) * 1000
+            result.requests += 1
+            result.statuses[status] += 1
+            if status == "200":
+                result.latencies_ms.append(elapsed)
+
+    began = time.monotonic()
+    await asyncio.gather(*(one_client() for _ in range(concurrency)))
+    result.seconds = time.monotonic() - began
+    return result
+
+
+async def run(
+    url: str,
+    requests: Sequence[dict[str, Any]],
+    levels: Sequence[int],
+    seconds: float,
+    transport: httpx.AsyncBaseTransport | None = None,
+) -> list[LevelResult]:
+    token = os.environ.get("ASAT_SERVICE_TOKEN", "").strip()
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    limits = httpx.Limits(max_connections=max(levels), max_keepalive_connections=max(levels))
+    results = []
+    async with httpx.AsyncClient(
+        base_url=url, timeout=120, headers=headers, limits=limits, transport=transport
+    ) as client:
+        for level in levels:
+            print(f"[{level} clients] asking for {seconds:.0f}s ...", file=sys.stderr, flush=True)
+            results.append(await run_level(client, requests, level, seconds))
+    return results
+
+
+def highest_clean(results: Sequence[LevelResult]) -> int | None:
+    clean = [r.concurrency for r in results if r.errors == 0 and r.requests > 0]
+    return max(clean) if clean else None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--url", default="http://127.0.0.1:8730")
+    parser.add_argument("--suite", default="gold-set/pit_suite.yaml")
+    parser.add_argument("--levels", type=int, nargs="+", default=[20, 50, 100])
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    if any(level < 1 for level in args.levels) or args.seconds <= 0:
+        parser.error("levels must be at least 1 client and --seconds more than 0")
+    try:
+        results = asyncio.run(run(args.url, bodies(args.suite), args.levels, args.seconds))
+    except httpx.HTTPError as exc:
+        print(f"load: cannot reach research at {args.url}: {exc}", file=sys.stderr)
+        return 2
+    best = highest_clean(results)
+    if args.json:
+        print(json.dumps({"levels": [r.summary() for r in results], "highest_with_0_errors": best}))
+    else:
+        print(f"{'clients':>7} {'req':>6} {'req/s':>7} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8}  statuses")
+        for r in results:
+            s = r.summary()
+            print(
+                f"{s['concurrency']:>7} {s['requests']:>6} {s['throughput_per_s']:>7} {s['p50_ms']!s:>8} "
+                f"{s['p95_ms']!s:>8} {s['p99_ms']!s:>8}  {s['statuses']}"
+            )
+        print(f"highest concurrency with 0 errors: {best if best is not None else 'none'}")
+    return 0 if results and results[0].errors == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,51 @@
+"""The load driver against an in-process research stand-in: it counts every reply by status,
+times only the answered ones, and names the highest concurrency with 0 errors. (The figures
+themselves come from running it against the stack; see the README.)"""
+
+from __future__ import annotations
+
+import asyncio
+
+import httpx
+from fastapi import FastAPI
+from fastapi.responses import JSONResponse
+from load_research import LevelResult, highest_clean, percentile, run
+
+
+def _stand_in(cap: int) -> FastAPI:
+    app = FastAPI()
+    in_flight = 0
+
+    @app.post("/v1/research")
+    async def research() -> JSONResponse:
+        nonlocal in_flight
+        if in_flight >= cap:
+            return JSONResponse({"error": "too_many_requests"}, status_code=429, headers={"retry-after": "1"})
+        in_flight += 1
+        try:
+            await asyncio.sleep(0.01)
+            return JSONResponse({"decision": "answer"})
+        finally:
+            in_flight -= 1
+
+    return app
+
+
+def test_levels_under_the_cap_are_clean_and_over_it_count_refusals() -> None:
+    transport = httpx.ASGITransport(app=_stand_in(cap=4))
+    results = asyncio.run(run("http://research", [{"question": "q"}], [2, 8], 0.3, transport=transport))
+    low, high = results
+    assert low.errors == 0 and low.requests > 0 and low.statuses["200"] == low.requests
+    assert high.statuses["429"] > 0 and high.errors == high.statuses["429"]
+    assert len(low.latencies_ms) == low.requests and len(high.latencies_ms) == high.statuses["200"]
+    assert highest_clean(results) == 2
+
+
+def test_summary_and_percentiles() -> None:
+    assert percentile([], 0.5) is None
+    assert percentile([10.0, 20.0, 30.0, 40.0], 0.5) == 30.0
+    assert percentile([5.0], 0.99) == 5.0
+    result = LevelResult(20, 10.0, requests=40, latencies_ms=[100.0] * 39)
+    result.statuses.update({"200": 39, "503": 1})
+    summary = result.summary()
+    assert (summary["throughput_per_s"], summary["errors"], summary["p95_ms"]) == (4.0, 1, 100.0)
