@@ -68,6 +68,11 @@ RULES: tuple[Rule, ...] = (
     Rule(r"-m asat_research\.eval_cli\b", HELP, "runs the suite against the running stack (make eval)"),
     Rule(r"-m asat_research\.eval_compare\b", HELP, "compares two eval runs that make eval writes under var/eval/"),
     Rule(
+        r"-m asat_accounts (migrate|first-owner-hint|create-owner|generate-key|rotate-key|reencrypt)\b",
+        HELP,
+        "needs the Postgres accounts schema (make up) or writes a key; services/accounts/tests/test_cli.py runs them",
+    ),
+    Rule(
         r"-m asat_audit (migrate|verify|show|keygen|checkpoint|checkpointer)\b",
         HELP,
         "needs the Postgres audit database (make up); services/audit/tests/test_postgres_checkpoints.py runs them",
