@@ -30,8 +30,9 @@ $ComposeFileName = 'docker-compose.dev.yml'
 $EnvFile = '.env'
 $ExampleFile = '.env.example'
 # Services that run once and exit (restart: "no" in the compose file); the rest must be healthy.
-$OneShotServices = @('audit-migrate', 'ingest-build')
-$PasswordKeys = @('ASAT_POSTGRES_SUPERUSER_PASSWORD', 'ASAT_DB_OWNER_PASSWORD', 'ASAT_DB_APP_PASSWORD')
+$OneShotServices = @('audit-migrate', 'audit-keygen', 'ingest-build')
+# Secrets generated once (random hex) when empty in .env: the database passwords and the service token.
+$PasswordKeys = @('ASAT_POSTGRES_SUPERUSER_PASSWORD', 'ASAT_DB_OWNER_PASSWORD', 'ASAT_DB_APP_PASSWORD', 'ASAT_SERVICE_TOKEN')
 $Providers = @('aggregator', 'openai_compatible')
 $HealthTimeout = if ($env:ASAT_INSTALL_TIMEOUT) { [int]$env:ASAT_INSTALL_TIMEOUT } else { 900 }
 $PollSeconds = if ($env:ASAT_INSTALL_POLL_SECONDS) { [double]$env:ASAT_INSTALL_POLL_SECONDS } else { 5 }

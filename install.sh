@@ -18,8 +18,10 @@ COMPOSE_FILE_NAME="docker-compose.dev.yml"
 ENV_FILE=".env"
 EXAMPLE_FILE=".env.example"
 # Services that run once and exit (restart: "no" in the compose file); the rest must be healthy.
-ONE_SHOT_SERVICES=("audit-migrate" "ingest-build")
-PASSWORD_KEYS=("ASAT_POSTGRES_SUPERUSER_PASSWORD" "ASAT_DB_OWNER_PASSWORD" "ASAT_DB_APP_PASSWORD")
+ONE_SHOT_SERVICES=("audit-migrate" "audit-keygen" "ingest-build")
+# Secrets generated once (random hex) when empty in .env: the database passwords and the service token
+# the internal services require of every caller.
+PASSWORD_KEYS=("ASAT_POSTGRES_SUPERUSER_PASSWORD" "ASAT_DB_OWNER_PASSWORD" "ASAT_DB_APP_PASSWORD" "ASAT_SERVICE_TOKEN")
 PROVIDERS=("aggregator" "openai_compatible")
 HEALTH_TIMEOUT="${ASAT_INSTALL_TIMEOUT:-900}"
 POLL_SECONDS="${ASAT_INSTALL_POLL_SECONDS:-5}"

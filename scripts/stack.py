@@ -4,10 +4,12 @@
     .venv/bin/python scripts/stack.py down     # stops exactly what `up` started
     .venv/bin/python scripts/stack.py status   # each service: pid, health, URL, log
 
-Order: postgres -> migrate -> verifier -> index build (when missing or stale) -> ingest ->
-research -> web. Each service runs in its own process group; its pid, group and start time go
-to ``<var>/run/<service>.pid`` and its output to ``<var>/log/<service>.log``. A second `up`
-finds the running, healthy services by pid file and health check and starts nothing twice.
+Order: postgres -> migrate -> keys (the audit signing key, when missing) -> checkpointer ->
+verifier -> index build (when missing or stale) -> ingest -> research -> web -> extraction.
+Each process runs in its own process group; its pid, group and start time go to
+``<var>/run/<name>.pid`` and its output to ``<var>/log/<name>.log``. A second `up` finds the
+running, healthy services (and the running checkpointer) by pid file and health check and
+starts nothing twice.
 Settings: see ``stack_plan.settings_from_env`` and docs/running.md.
 """
 
@@ -16,6 +18,8 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
+import secrets
+import stat
 import subprocess
 import sys
 import time
@@ -25,21 +29,27 @@ from pathlib import Path
 
 import stack_postgres
 from stack_plan import (
+    BackgroundSpec,
     HealthOutcome,
+    KeyAction,
     PidRecord,
     ServiceSpec,
     StackConfigError,
     StackSettings,
     Step,
     StepKind,
+    failure_in_log,
     last_run,
     log_tail,
-    service_env,
+    process_env,
+    service_token_in_file,
     settings_from_env,
+    signing_key_action,
     stack_steps,
     start_order,
     stop_order,
     wait_until_healthy,
+    wait_until_settled,
 )
 from stack_postgres import EmbeddedPostgres, EmbeddedPostgresError
 from stack_process import (
@@ -68,6 +78,21 @@ def say(message: str) -> None:
     print(f"[stack] {message}", flush=True)
 
 
+def ensure_service_token(path: Path) -> str:
+    """The stack's service token, kept in ``path``: made once (``secrets.token_urlsafe(32)``, mode
+    0600 in a 0700 directory) when missing, else read and checked (``service_token_in_file``)."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return service_token_in_file(path, path.read_text(encoding="utf-8"), stat.S_IMODE(path.stat().st_mode))
+    token = secrets.token_urlsafe(32)
+    with os.fdopen(descriptor, "w", encoding="utf-8") as sink:
+        sink.write(token + "\n")
+    say(f"service token: made {path} (mode 600); every service requires it")
+    return token
+
+
 @dataclass
 class Stack:
     settings: StackSettings
@@ -77,13 +102,16 @@ class Stack:
     migrate_url: str | None = None
     app_role: str | None = None
     missing: list[str] = field(default_factory=list)
+    service_token: str | None = None  # read (or made) by `up` from <var>/secrets/service-token
 
     @property
     def steps(self) -> tuple[Step, ...]:
         return start_order(stack_steps(self.settings))
 
-    def env(self) -> dict[str, str]:
-        env = service_env(self.settings, self.base_env, self.database_url)
+    def env(self, step: Step | None = None) -> dict[str, str]:
+        """The environment of ``step``'s process (``None``: a one-shot command); only the
+        checkpointer's holds the audit signing key."""
+        env = process_env(self.settings, step, self.base_env, self.database_url, self.service_token)
         # Extraction creates and migrates its own schema (``extraction``) at start: the owner role.
         owner_url = self.migrate_url if self.settings.embedded_postgres else self.settings.external_migrate_url
         if owner_url is not None and not env.get("ASAT_EXTRACTION_DATABASE_URL", "").strip():
@@ -100,6 +128,7 @@ class Stack:
         started = time.monotonic()
         for directory in (self.settings.log_dir, self.settings.run_dir):
             directory.mkdir(parents=True, exist_ok=True)
+        self.service_token = ensure_service_token(self.settings.service_token_file)
         for step in self.steps:
             if step.kind is StepKind.POSTGRES:
                 self.postgres_up()
@@ -107,8 +136,12 @@ class Stack:
                 self.migrate()
             elif step.kind is StepKind.INDEX:
                 self.index_up()
+            elif step.kind is StepKind.KEYS:
+                self.keys_up()
+            elif step.background is not None:
+                self.background_up(step, step.background)
             elif step.service is not None:
-                self.service_up(step.service)
+                self.service_up(step, step.service)
         entry = self._entry_point()
         say(f"up in {time.monotonic() - started:.1f}s; logs in {self.settings.log_dir}")
         return entry
@@ -171,6 +204,30 @@ class Stack:
             raise StackError(f"migrate: the audit migration failed (exit {done}):\n{log_tail(read_tail(log))}")
         say(f"migrate: {log_tail(read_tail(log), 1).strip()}")
 
+    def keys_up(self) -> None:
+        """Make the audit signing key pair when the key is missing (``asat_audit keygen``: mode
+        0600, the public key beside it as ``.pub``); keep it otherwise."""
+        s = self.settings
+        key, public, checkpoints = s.audit_signing_key_file, s.audit_public_key_file, s.audit_checkpoint_file
+        checkpoints.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            key_mode: int | None = stat.S_IMODE(key.stat().st_mode)
+        except FileNotFoundError:
+            key_mode = None
+        has_checkpoints = checkpoints.is_file() and checkpoints.stat().st_size > 0
+        action = signing_key_action(s, key_mode, public.is_file(), has_checkpoints)
+        if action is KeyAction.KEEP:
+            say(f"keys: using the existing audit signing key {key} (public key {public})")
+            return
+        # Only this user may list or enter the key's directory; research reads the .pub as the same user.
+        key.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        log = s.log_file("keys")
+        argv = [self.python, "-m", "asat_audit", "keygen", "--key", str(key)]
+        done = self._run_logged(argv, self.env(), log, echo=False)
+        if done != 0:
+            raise StackError(f"keys: asat_audit keygen failed (exit {done}):\n{log_tail(read_tail(log))}")
+        say(f"keys: made a new audit signing key {key} (mode 600, for the checkpointer only); public key {public}")
+
     def index_up(self) -> None:
         s = self.settings
         ingest = read_pid_file(s.pid_file("ingest"))
@@ -201,7 +258,41 @@ class Stack:
         if built != 0:
             raise StackError(f"index: the build failed (exit {built}); see {log}:\n{log_tail(read_tail(log))}")
 
-    def service_up(self, spec: ServiceSpec) -> None:
+    def background_up(self, step: Step, spec: BackgroundSpec) -> None:
+        """Start a process that has no health check (the checkpointer) unless it is running; it is
+        up when it is still running ``spec.settle_s`` after its start and its log shows no failure."""
+        s = self.settings
+        pid_file = s.pid_file(spec.name)
+        log = s.log_file(spec.name)
+        if importlib.util.find_spec(spec.module) is None:
+            raise StackError(f"{spec.name}: package {spec.module} is not installed; run `make install`")
+        record = read_pid_file(pid_file)
+        if running(record):
+            assert record is not None
+            say(f"{spec.name}: already running (pid {record.pid}, log {log})")
+            return
+        pid_file.unlink(missing_ok=True)
+        record = start_process([self.python, "-m", *spec.argv], self.env(step), s.repo_root, log)
+        write_pid_file(pid_file, record)
+        say(
+            f"{spec.name}: started (pid {record.pid}, log {log}); checking it is still running after {spec.settle_s:g}s"
+        )
+        outcome = wait_until_settled(
+            alive=lambda: running(record), clock=time.monotonic, sleep=time.sleep, settle_s=spec.settle_s
+        )
+        detail = last_run(read_tail(log))
+        if outcome is HealthOutcome.EXITED:
+            pid_file.unlink(missing_ok=True)
+            raise StackError(f"{spec.name}: exited just after it started; its log {log} ends:\n{log_tail(detail)}")
+        failure = failure_in_log(detail, spec.failure_marks)
+        if failure is not None:
+            raise StackError(
+                f"{spec.name}: still running (pid {record.pid}) but its log says {failure!r}; {log} ends:\n"
+                f"{log_tail(detail)}"
+            )
+        say(f"{spec.name}: running")
+
+    def service_up(self, step: Step, spec: ServiceSpec) -> None:
         s = self.settings
         pid_file = s.pid_file(spec.name)
         log = s.log_file(spec.name)
@@ -225,7 +316,7 @@ class Stack:
                     f"{spec.name}: port {spec.host}:{spec.port} is taken by a process this stack did not start; "
                     f"stop it or set ASAT_{spec.name.upper()}_PORT to a free port"
                 )
-            record = start_process([self.python, "-m", *spec.argv], self.env(), s.repo_root, log)
+            record = start_process([self.python, "-m", *spec.argv], self.env(step), s.repo_root, log)
             write_pid_file(pid_file, record)
             say(f"{spec.name}: started (pid {record.pid}, log {log}); waiting for {spec.health_url}")
         outcome = wait_until_healthy(
@@ -288,7 +379,7 @@ class Stack:
         for step in stop_order(stack_steps(self.settings)):
             if step.kind is StepKind.POSTGRES:
                 clean = self.postgres_down() and clean
-            elif step.kind is StepKind.SERVICE:
+            elif step.kind in (StepKind.SERVICE, StepKind.BACKGROUND):
                 record = read_pid_file(self.settings.pid_file(step.name))
                 if record is None:
                     continue
@@ -331,7 +422,8 @@ class Stack:
     # --- status ---------------------------------------------------------------------------
 
     def status(self) -> bool:
-        """Print one line per step that runs a process; True when every one is running and healthy."""
+        """Print one line per step that runs a process; True when every one is running and healthy
+        (the checkpointer, which has no health check: running)."""
         all_ok = True
         rows: list[tuple[str, str, str, str, str]] = []
         for step in self.steps:
@@ -352,6 +444,18 @@ class Stack:
                         str(pg.log_file),
                     )
                 )
+            elif step.background is not None:
+                background = step.background
+                record = read_pid_file(self.settings.pid_file(background.name))
+                if importlib.util.find_spec(background.module) is None:
+                    state = "missing"
+                elif running(record):
+                    state = "running"
+                else:
+                    state = "stale pid file" if record is not None else "stopped"
+                all_ok = all_ok and state == "running"
+                pid = str(record.pid) if record is not None and running(record) else "-"
+                rows.append((background.name, pid, state, "-", str(self.settings.log_file(background.name))))
             elif step.service is not None:
                 spec = step.service
                 record = read_pid_file(self.settings.pid_file(spec.name))
@@ -364,9 +468,9 @@ class Stack:
                 all_ok = all_ok and state == "healthy"
                 pid = str(record.pid) if record is not None and running(record) else "-"
                 rows.append((spec.name, pid, state, spec.base_url, str(self.settings.log_file(spec.name))))
-        print(f"{'service':<10} {'pid':>8}  {'state':<15} {'url':<28} log")
+        print(f"{'service':<12} {'pid':>8}  {'state':<15} {'url':<28} log")
         for name, pid, state, url, log in rows:
-            print(f"{name:<10} {pid:>8}  {state:<15} {url:<28} {log}")
+            print(f"{name:<12} {pid:>8}  {state:<15} {url:<28} {log}")
         return all_ok
 
 

@@ -7,6 +7,7 @@ environment ``service_env`` builds. Everything here is a plain function of its a
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -17,9 +18,21 @@ DEFAULT_PORTS = {"verifier": 8710, "ingest": 8720, "research": 8730, "web": 8740
 DEFAULT_PG_PORT = 55432
 DEFAULT_HEALTH_TIMEOUT_S = 300.0
 DEFAULT_STOP_TIMEOUT_S = 15.0
+DEFAULT_CHECKPOINT_EVERY_ROWS = 100
+DEFAULT_CHECKPOINT_EVERY_SECONDS = 300.0
+DEFAULT_SETTLE_S = 3.0  # a background process that is still running this long after its start is up
 DATABASE_NAME = "asat"
 OWNER_ROLE = "asat_owner"
 APP_ROLE = "asat_app"
+# The audit log's signed checkpoints (docs/audit.md): the signing key goes to the checkpointer
+# alone; every other process gets the checkpoint file and the public key, which check them.
+SIGNING_KEY_ENV = "ASAT_AUDIT_SIGNING_KEY_FILE"
+CHECKPOINT_FILE_ENV = "ASAT_AUDIT_CHECKPOINT_FILE"
+PUBLIC_KEY_ENV = "ASAT_AUDIT_PUBLIC_KEY_FILE"
+# The service-to-service token (asat_corpus.service_token): made once into <var>/secrets/service-token
+# (mode 0600) and given to every process; the internal services refuse a request without it.
+SERVICE_TOKEN_ENV = "ASAT_SERVICE_TOKEN"
+MIN_SERVICE_TOKEN_CHARS = 32
 
 
 class StackConfigError(ValueError):
@@ -30,7 +43,9 @@ class StepKind(StrEnum):
     POSTGRES = "postgres"  # the database (embedded, or the server named by ASAT_DATABASE_URL)
     MIGRATE = "migrate"  # the audit schema, as the owner role
     INDEX = "index"  # build the index when `asat_ingest status` says missing or stale
+    KEYS = "keys"  # the audit signing key pair, made once when the key is missing
     SERVICE = "service"  # a long-running HTTP service with GET /healthz
+    BACKGROUND = "background"  # a long-running process without HTTP: up when still running after it settled
 
 
 @dataclass(frozen=True)
@@ -54,11 +69,27 @@ class ServiceSpec:
 
 
 @dataclass(frozen=True)
+class BackgroundSpec:
+    """A long-running process with no health endpoint: ``python -m <argv>``, importable as
+    ``module``. It counts as up when it is still running ``settle_s`` seconds after its start and
+    the log of that run shows none of ``failure_marks``. ``holds_signing_key``: the one process
+    given ``ASAT_AUDIT_SIGNING_KEY_FILE``."""
+
+    name: str
+    module: str
+    argv: tuple[str, ...]
+    settle_s: float = DEFAULT_SETTLE_S
+    failure_marks: tuple[str, ...] = ("Traceback (most recent call last)",)
+    holds_signing_key: bool = False
+
+
+@dataclass(frozen=True)
 class Step:
     name: str
     kind: StepKind
     depends_on: tuple[str, ...] = ()
     service: ServiceSpec | None = None
+    background: BackgroundSpec | None = None
 
 
 @dataclass(frozen=True)
@@ -72,6 +103,8 @@ class StackSettings:
     external_migrate_url: str | None
     health_timeout_s: float
     stop_timeout_s: float
+    checkpoint_every_rows: int = DEFAULT_CHECKPOINT_EVERY_ROWS
+    checkpoint_every_seconds: float = DEFAULT_CHECKPOINT_EVERY_SECONDS
 
     @property
     def log_dir(self) -> Path:
@@ -88,6 +121,27 @@ class StackSettings:
     @property
     def embedded_postgres(self) -> bool:
         return self.external_database_url is None
+
+    @property
+    def audit_signing_key_file(self) -> Path:
+        """The checkpoints' Ed25519 signing key (mode 0600), read by the checkpointer only."""
+        return self.var_dir / "keys" / "audit-signing.pem"
+
+    @property
+    def audit_public_key_file(self) -> Path:
+        """Its public half, written beside it by ``asat_audit keygen``."""
+        key = self.audit_signing_key_file
+        return key.with_name(key.name + ".pub")
+
+    @property
+    def audit_checkpoint_file(self) -> Path:
+        """The signed checkpoints, one JSON line each, outside the database."""
+        return self.var_dir / "audit" / "checkpoints.jsonl"
+
+    @property
+    def service_token_file(self) -> Path:
+        """The service token every service requires (mode 0600), made by the first `make up`."""
+        return self.var_dir / "secrets" / "service-token"
 
     def log_file(self, name: str) -> Path:
         return self.log_dir / f"{name}.log"
@@ -113,16 +167,28 @@ def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
         value = float(raw)
     except ValueError as exc:
         raise StackConfigError(f"{name}={raw!r} is not a number of seconds") from exc
+    if not math.isfinite(value):
+        raise StackConfigError(f"{name}={raw!r} is not a number of seconds")
     if value <= 0:
         raise StackConfigError(f"{name}={raw!r} must be more than 0 seconds")
     return value
+
+
+def _count(env: Mapping[str, str], name: str, default: int) -> int:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    if not (raw.isascii() and raw.isdigit()) or int(raw) < 1:
+        raise StackConfigError(f"{name}={raw!r} is not a whole number of 1 or more")
+    return int(raw)
 
 
 def settings_from_env(env: Mapping[str, str], repo_root: Path) -> StackSettings:
     """Read the stack's settings. ``ASAT_VAR_DIR`` (default ``<repo>/var``) holds logs, pids,
     the embedded database, the index and the caches; ports come from ``ASAT_<SERVICE>_PORT``
     and ``ASAT_EMBEDDED_PG_PORT``. ``ASAT_DATABASE_URL`` selects an external Postgres, which
-    then needs ``ASAT_AUDIT_MIGRATE_URL`` (the owner role) for migrations."""
+    then needs ``ASAT_AUDIT_MIGRATE_URL`` (the owner role) for migrations. The checkpointer signs
+    every ``ASAT_AUDIT_CHECKPOINT_EVERY_ROWS`` rows and ``ASAT_AUDIT_CHECKPOINT_EVERY_SECONDS``."""
     raw_var = env.get("ASAT_VAR_DIR", "").strip()
     var_dir = Path(raw_var) if raw_var else repo_root / "var"
     if not var_dir.is_absolute():
@@ -154,6 +220,25 @@ def settings_from_env(env: Mapping[str, str], repo_root: Path) -> StackSettings:
         external_migrate_url=migrate_url,
         health_timeout_s=_seconds(env, "ASAT_STACK_HEALTH_TIMEOUT", DEFAULT_HEALTH_TIMEOUT_S),
         stop_timeout_s=_seconds(env, "ASAT_STACK_STOP_TIMEOUT", DEFAULT_STOP_TIMEOUT_S),
+        checkpoint_every_rows=_count(env, "ASAT_AUDIT_CHECKPOINT_EVERY_ROWS", DEFAULT_CHECKPOINT_EVERY_ROWS),
+        checkpoint_every_seconds=_seconds(env, "ASAT_AUDIT_CHECKPOINT_EVERY_SECONDS", DEFAULT_CHECKPOINT_EVERY_SECONDS),
+    )
+
+
+def _number(value: float) -> str:
+    """A number as a command-line argument, exactly: ``300`` for 300.0, ``0.5`` for 0.5."""
+    return str(int(value)) if value.is_integer() else repr(value)
+
+
+def checkpointer_argv(settings: StackSettings) -> tuple[str, ...]:
+    """``python -m`` arguments of the audit checkpointer (the key and files come in its environment)."""
+    return (
+        "asat_audit",
+        "checkpointer",
+        "--every-rows",
+        str(settings.checkpoint_every_rows),
+        "--every-seconds",
+        _number(settings.checkpoint_every_seconds),
     )
 
 
@@ -164,16 +249,28 @@ def stack_steps(settings: StackSettings) -> tuple[Step, ...]:
     def service(name: str, module: str, *argv: str) -> ServiceSpec:
         return ServiceSpec(name=name, module=module, argv=(module, *argv), host=host, port=ports[name])
 
+    checkpointer = BackgroundSpec(
+        name="checkpointer",
+        module="asat_audit",
+        argv=checkpointer_argv(settings),
+        # What `python -m asat_audit checkpointer` prints when it gives up (it then exits).
+        failure_marks=("Traceback (most recent call last)", "audit checkpointer: "),
+        holds_signing_key=True,
+    )
     return (
         Step("postgres", StepKind.POSTGRES),
         Step("migrate", StepKind.MIGRATE, ("postgres",)),
+        Step("keys", StepKind.KEYS, ("migrate",)),
+        # Signs the audit log's new rows into <var>/audit/checkpoints.jsonl; the only key holder.
+        Step("checkpointer", StepKind.BACKGROUND, ("migrate", "keys"), background=checkpointer),
         Step("verifier", StepKind.SERVICE, (), service("verifier", "asat_verifier")),
         Step("index", StepKind.INDEX),
         Step("ingest", StepKind.SERVICE, ("index",), service("ingest", "asat_ingest", "serve")),
         Step(
             "research",
             StepKind.SERVICE,
-            ("migrate", "verifier", "ingest"),
+            # keys: research checks the checkpoints with the public key, which must exist when it starts.
+            ("migrate", "keys", "verifier", "ingest"),
             service("research", "asat_research", "serve"),
         ),
         Step("web", StepKind.SERVICE, ("research",), service("web", "asat_web")),
@@ -207,12 +304,20 @@ def stop_order(steps: Sequence[Step]) -> tuple[Step, ...]:
     return tuple(reversed(start_order(steps)))
 
 
-def service_env(settings: StackSettings, base: Mapping[str, str], database_url: str | None) -> dict[str, str]:
+def service_env(
+    settings: StackSettings, base: Mapping[str, str], database_url: str | None, service_token: str | None = None
+) -> dict[str, str]:
     """The environment every stack process gets: ``base`` (so ``ASAT_INDEX_ACTS``,
     ``ASAT_INDEX_RULINGS``, ``ASAT_EMBEDDER``, ``ASAT_GENERATION_*`` ... pass through), the
-    stack's hosts, ports and URLs, and the directories (under the var dir; the vector cache in the
-    user's cache directory) unless set in ``base``."""
+    stack's hosts, ports and URLs, the directories (under the var dir; the vector cache in the
+    user's cache directory) unless set in ``base``, the audit checkpoint file and public key, and
+    ``ASAT_SERVICE_TOKEN`` (the stack's ``service_token``, replacing any in ``base``).
+    Never the audit signing key, even when ``base`` has it: ``process_env`` gives that to the
+    checkpointer alone."""
     env = dict(base)
+    env.pop(SIGNING_KEY_ENV, None)
+    env[CHECKPOINT_FILE_ENV] = str(settings.audit_checkpoint_file)
+    env[PUBLIC_KEY_ENV] = str(settings.audit_public_key_file)
     var = settings.var_dir
     user_cache = Path(base.get("XDG_CACHE_HOME") or Path(base.get("HOME") or Path.home()) / ".cache")
     for name, default in (
@@ -230,9 +335,79 @@ def service_env(settings: StackSettings, base: Mapping[str, str], database_url: 
         env[f"ASAT_{key}_URL"] = f"http://{settings.host}:{port}"
     if database_url is not None:
         env["ASAT_DATABASE_URL"] = database_url
+    if service_token is not None:
+        env[SERVICE_TOKEN_ENV] = service_token
     # The services' own Python output goes straight to their log files.
     env["PYTHONUNBUFFERED"] = "1"
     return env
+
+
+def process_env(
+    settings: StackSettings,
+    step: Step | None,
+    base: Mapping[str, str],
+    database_url: str | None,
+    service_token: str | None = None,
+) -> dict[str, str]:
+    """The environment of the process ``step`` runs (``None``: a one-shot command): ``service_env``,
+    plus ``ASAT_AUDIT_SIGNING_KEY_FILE`` for the step whose process holds the signing key."""
+    env = service_env(settings, base, database_url, service_token)
+    if step is not None and step.background is not None and step.background.holds_signing_key:
+        env[SIGNING_KEY_ENV] = str(settings.audit_signing_key_file)
+    return env
+
+
+def service_token_in_file(path: Path, text: str, mode: int) -> str:
+    """The token kept in ``path`` (``text``, its content; ``mode``, its permission bits). Raises
+    ``StackConfigError`` saying what to do when others may read it or it is not a token."""
+    if mode & 0o077:
+        raise StackConfigError(
+            f"service token: {path} may be read by others (mode {mode & 0o777:o}): run chmod 600 {path}"
+        )
+    token = text.strip()
+    if len(token) < MIN_SERVICE_TOKEN_CHARS or any(c.isspace() for c in token):
+        raise StackConfigError(
+            f"service token: {path} does not hold a token of at least {MIN_SERVICE_TOKEN_CHARS} characters: remove "
+            "it and run `make down && make up` (which makes a new one and restarts every service with it)"
+        )
+    return token
+
+
+class KeyAction(StrEnum):
+    KEEP = "keep"  # the key pair is there: use it
+    MAKE = "make"  # no key yet: `asat_audit keygen`
+
+
+def signing_key_action(
+    settings: StackSettings, key_mode: int | None, public_key_exists: bool, checkpoints_exist: bool
+) -> KeyAction:
+    """What the ``keys`` step does, from what is on disk: ``key_mode`` is the signing key's
+    permission bits (``None``: no key). Raises ``StackConfigError`` saying what to do when the
+    files cannot work: a key others may read (the checkpointer refuses it), a key without its
+    public half, or checkpoints without the key that signed them (a new key would not verify
+    them, and the checkpointer refuses to sign after checkpoints it cannot verify)."""
+    key, public, checkpoints = (
+        settings.audit_signing_key_file,
+        settings.audit_public_key_file,
+        settings.audit_checkpoint_file,
+    )
+    if key_mode is None:
+        if checkpoints_exist:
+            raise StackConfigError(
+                f"keys: {checkpoints} holds checkpoints but their signing key {key} is missing: restore the key "
+                f"(and {public}), or move {checkpoints} away to start a new series (the old checkpoints can then "
+                "no longer be checked)"
+            )
+        return KeyAction.MAKE
+    if key_mode & 0o077:
+        raise StackConfigError(
+            f"keys: the signing key {key} may be read by others (mode {key_mode & 0o777:o}): run chmod 600 {key}"
+        )
+    if not public_key_exists:
+        raise StackConfigError(
+            f"keys: the signing key {key} is there but its public key {public} is not: restore it from a copy"
+        )
+    return KeyAction.KEEP
 
 
 @dataclass(frozen=True)
@@ -346,6 +521,25 @@ class HealthOutcome(StrEnum):
     TIMED_OUT = "timed out"
 
 
+def wait_until_settled(
+    alive: Callable[[], bool],
+    clock: Callable[[], float],
+    sleep: Callable[[float], None],
+    settle_s: float,
+    interval_s: float = 0.25,
+) -> HealthOutcome:
+    """A process without a health check: ``HEALTHY`` once it is still alive ``settle_s`` after
+    the call (on ``clock``), ``EXITED`` as soon as it is seen to have ended."""
+    deadline = clock() + settle_s
+    while True:
+        if not alive():
+            return HealthOutcome.EXITED
+        now = clock()
+        if now >= deadline:
+            return HealthOutcome.HEALTHY
+        sleep(min(interval_s, deadline - now))
+
+
 def wait_until_healthy(
     probe: Callable[[], bool],
     alive: Callable[[], bool],
@@ -380,3 +574,12 @@ def log_tail(text: str, lines: int = 15) -> str:
     """The last ``lines`` lines of a log, each indented, for an error message."""
     kept = [line.rstrip() for line in text.replace("\r", "\n").splitlines() if line.strip()][-lines:]
     return "\n".join(f"    {line}" for line in kept)
+
+
+def failure_in_log(text: str, marks: Sequence[str]) -> str | None:
+    """The first line of ``text`` that holds one of ``marks`` (a traceback, a fatal message), if any;
+    the stack's own ``=== ... starting: <command>`` lines are not the process's output."""
+    for line in text.splitlines():
+        if not line.startswith(START_MARK.strip()) and any(mark in line for mark in marks):
+            return line.strip()
+    return None

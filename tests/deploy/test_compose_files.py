@@ -28,7 +28,8 @@ from compose_model import (
 SCHEMA_PATH = Path(__file__).parent / "fixtures" / "compose_spec.json"
 PINNED_TAG = re.compile(r"^[\w./-]+:v?\d+\.\d+(\.\d+)?([-.][\w.]+)?$")
 SECRET_KEY = re.compile(r"(PASSWORD|API_KEY|SECRET|TOKEN)")
-ONE_SHOTS = {"audit-migrate", "ingest-build"}
+ONE_SHOTS = {"audit-migrate", "audit-keygen", "ingest-build"}
+SIGNING_KEY = "ASAT_AUDIT_SIGNING_KEY_FILE"
 
 
 def one_shots(compose: dict[str, Any]) -> set[str]:
@@ -156,7 +157,9 @@ def test_conditions_match_what_the_target_can_report(
                 assert target not in shots, f"{name} waits for one-shot {target} to be healthy"
 
 
-def test_one_shot_jobs_are_the_audit_migration_and_the_index_build(dev_compose: dict[str, Any]) -> None:
+def test_one_shot_jobs_are_the_audit_migration_the_audit_key_and_the_index_build(
+    dev_compose: dict[str, Any],
+) -> None:
     assert one_shots(dev_compose) == ONE_SHOTS
     build = services_of(dev_compose)["ingest-build"]
     assert build["command"] == ["python", "-m", "asat_ingest", "build"]
@@ -172,6 +175,72 @@ def test_research_serves_only_after_the_index_is_built_and_its_dependencies_are_
         assert deps[target] == "service_healthy"
     ingest = depends_on_targets(services_of(dev_compose)["ingest"])
     assert ingest["ingest-build"] == "service_completed_successfully"
+
+
+def mounts_of(service: dict[str, Any], volume: str) -> list[tuple[str, str]]:
+    """(target, mode) of each mount of the named ``volume`` in ``service``."""
+    return [(target, mode) for source, target, mode in volume_mounts(service) if source == volume]
+
+
+def under(path: str, directory: str) -> bool:
+    return path.startswith(directory.rstrip("/") + "/")
+
+
+@pytest.mark.parametrize("which", ["dev", "cluster"])
+def test_only_the_checkpointer_holds_the_audit_signing_key(
+    which: str, dev_compose: dict[str, Any], cluster_compose: dict[str, Any]
+) -> None:
+    services = services_of(dev_compose if which == "dev" else cluster_compose)
+    assert "audit-keys" in (dev_compose.get("volumes") or {})
+    holders = {name for name, spec in services.items() if mounts_of(spec, "audit-keys")}
+    assert holders == {"audit-keygen", "checkpointer"}
+    given = {name for name, spec in services.items() if SIGNING_KEY in environment(spec)}
+    assert given == {"checkpointer"}
+    key = environment(services["checkpointer"])[SIGNING_KEY]
+    [(keys_dir, mode)] = mounts_of(services["checkpointer"], "audit-keys")
+    assert under(key, keys_dir), f"the checkpointer's key {key} is not on the audit-keys volume"
+    assert mode == "ro", "the checkpointer only reads the key"
+    [(_, keygen_mode)] = mounts_of(services["audit-keygen"], "audit-keys")
+    assert keygen_mode == "rw"
+    assert keys_dir in " ".join(services["audit-keygen"]["command"]), "keygen writes the key the checkpointer reads"
+    # Nothing else reaches the key: no other service mounts any volume or path holding it.
+    for name, spec in services.items():
+        if name not in holders:
+            assert not any(under(key, target) or target == keys_dir for _, target, _ in volume_mounts(spec)), name
+
+
+def test_research_checks_the_checkpoints_read_only_with_the_public_key(dev_compose: dict[str, Any]) -> None:
+    services = services_of(dev_compose)
+    research, checkpointer = environment(services["research"]), environment(services["checkpointer"])
+    assert research["ASAT_AUDIT_CHECKPOINT_FILE"] == checkpointer["ASAT_AUDIT_CHECKPOINT_FILE"]
+    public_key = research["ASAT_AUDIT_PUBLIC_KEY_FILE"]
+    assert public_key.endswith(".pub")
+    [(anchor_dir, mode)] = mounts_of(services["research"], "audit-anchor")
+    assert mode == "ro"
+    assert under(research["ASAT_AUDIT_CHECKPOINT_FILE"], anchor_dir) and under(public_key, anchor_dir)
+    [(written_dir, written_mode)] = mounts_of(services["checkpointer"], "audit-anchor")
+    assert written_mode == "rw" and under(checkpointer["ASAT_AUDIT_CHECKPOINT_FILE"], written_dir)
+    # audit-keygen copies the public half to exactly where research reads it.
+    [(keygen_dir, _)] = mounts_of(services["audit-keygen"], "audit-anchor")
+    copied = public_key.replace(anchor_dir.rstrip("/"), keygen_dir.rstrip("/"), 1)
+    assert copied in " ".join(services["audit-keygen"]["command"])
+    assert "audit-anchor" in (dev_compose.get("volumes") or {})
+
+
+def test_the_checkpointer_starts_after_the_migration_and_the_key(dev_compose: dict[str, Any]) -> None:
+    services = services_of(dev_compose)
+    checkpointer = services["checkpointer"]
+    deps = depends_on_targets(checkpointer)
+    assert deps["audit-migrate"] == deps["audit-keygen"] == "service_completed_successfully"
+    assert deps["postgres"] == "service_healthy"
+    assert depends_on_targets(services["research"])["audit-keygen"] == "service_completed_successfully"
+    command = checkpointer["command"]
+    assert command[:4] == ["python", "-m", "asat_audit", "checkpointer"]
+    assert command[command.index("--every-rows") + 1] == "${ASAT_AUDIT_CHECKPOINT_EVERY_ROWS:-100}"
+    assert command[command.index("--every-seconds") + 1] == "${ASAT_AUDIT_CHECKPOINT_EVERY_SECONDS:-300}"
+    # The app role: it reads rows and adds checkpoints; it can change no row.
+    assert environment(checkpointer)["ASAT_DATABASE_URL"].startswith("postgresql://asat_app:")
+    assert checkpointer["image"] == services["research"]["image"]  # the research image carries asat_audit
 
 
 @pytest.mark.parametrize("which", ["dev", "cluster"])

@@ -111,6 +111,24 @@ def test_copied_sources_exist_and_are_only_pyproject_and_src(service: str) -> No
             assert source.endswith(("pyproject.toml", "/src")) or source == "models/relevance", source
 
 
+def test_the_research_image_prepares_the_audit_volumes_for_its_user() -> None:
+    """A named volume starts as a copy of the image's directory: each one the research image's
+    jobs mount (audit-keygen, the checkpointer, research) must exist there, owned by the service
+    user, the signing key's directory closed to everyone else."""
+    compose = services_of(load_yaml(DEV_COMPOSE))
+    targets = set()
+    for name in ("audit-keygen", "checkpointer", "research"):
+        for entry in compose[name].get("volumes") or []:
+            if isinstance(entry, str) and entry.split(":")[0].startswith("audit-"):
+                targets.add(entry.split(":")[1])
+    assert targets == {"/var/lib/asat/audit-keys", "/var/lib/asat/audit"}
+    runs = " ".join(args for keyword, args in final_stage(SERVICE_DOCKERFILES["research"]) if keyword == "RUN")
+    for target in targets:
+        assert re.search(rf"mkdir -p [^&]*{re.escape(target)}(\s|$)", runs), target
+    assert "chown -R 10001:10001 /var/lib/asat" in runs
+    assert "chmod 700 /var/lib/asat/audit-keys" in runs
+
+
 def test_dockerignore_allows_only_package_sources() -> None:
     lines = [
         line.strip()

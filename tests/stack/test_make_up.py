@@ -1,7 +1,9 @@
 """The must-show of `make up`: on a small index scope, in a throwaway var dir on free ports, the real
-``scripts/stack.py up`` brings every service up healthy, a second ``up`` is fast and starts
-nothing twice, a research question answers through the web service (and is in the audit log),
-and ``down`` leaves no process behind and every port free."""
+``scripts/stack.py up`` brings every service up healthy and the audit checkpointer running (the
+only process holding the signing key it made), a second ``up`` is fast and starts nothing twice,
+a research question answers through the web service, is in the audit log and gets a signed
+checkpoint that ``asat_audit verify`` and research's ``/v1/audit/verify`` accept, and ``down``
+leaves no process behind and every port free."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator
@@ -27,6 +30,8 @@ from stack_process import port_in_use, process_table, read_pid_file
 REPO = Path(__file__).resolve().parents[2]
 STACK = REPO / "scripts" / "stack.py"
 SERVICES = ("verifier", "ingest", "research", "extraction", "web")
+BACKGROUND = ("checkpointer",)
+SIGNING_KEY = "ASAT_AUDIT_SIGNING_KEY_FILE"
 QUESTION = "How does an entity apply for an ABN?"
 
 pytestmark = [pytest.mark.slow, pytest.mark.corpus, pytest.mark.timeout(600)]
@@ -74,6 +79,10 @@ def stack_env(var_dir: Path) -> dict[str, str]:
         "ASAT_EXTRACTION_PORT": str(extraction),
         "ASAT_EMBEDDED_PG_PORT": str(pg),
         "ASAT_STACK_HEALTH_TIMEOUT": "240",
+        # Sign after every row, so the question's row is anchored within one poll (5 s).
+        "ASAT_AUDIT_CHECKPOINT_EVERY_ROWS": "1",
+        # A key named in the caller's shell must reach no process (the checkpointer gets the stack's own).
+        SIGNING_KEY: str(var_dir / "not-this-key.pem"),
     }
     return env
 
@@ -90,10 +99,21 @@ def stack(command: str, env: dict[str, str], timeout: float = 420) -> subprocess
     )
 
 
-def get_json(url: str) -> Any:
-    with urllib.request.urlopen(url, timeout=30) as response:
+def get_json(url: str, token: str | None = None) -> Any:
+    headers = {"authorization": f"Bearer {token}"} if token else {}
+    with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=30) as response:
         assert response.status == 200, url
         return json.loads(response.read())
+
+
+def status_of(url: str, token: str | None, data: bytes | None = None) -> int:
+    """The HTTP status of a request to ``url`` (with ``token`` as the bearer token when given)."""
+    headers = {"content-type": "application/json"} | ({"authorization": f"Bearer {token}"} if token else {})
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, data=data, headers=headers), timeout=30) as response:
+            return int(response.status)
+    except urllib.error.HTTPError as error:
+        return int(error.code)
 
 
 def healthy(url: str) -> bool:
@@ -106,7 +126,7 @@ def healthy(url: str) -> bool:
 
 def records(var: Path) -> dict[str, PidRecord]:
     found = {}
-    for name in ("postgres", *SERVICES):
+    for name in ("postgres", *SERVICES, *BACKGROUND):
         record = read_pid_file(var / "run" / f"{name}.pid")
         if record is not None:
             found[name] = record
@@ -127,6 +147,24 @@ def processes_naming(text: str) -> list[int]:
     return pids
 
 
+def proc_environ(pid: int) -> dict[str, str]:
+    raw = Path(f"/proc/{pid}/environ").read_bytes()
+    return dict(item.decode().partition("=")[::2] for item in raw.split(b"\0") if item)
+
+
+def proc_argv(pid: int) -> list[str]:
+    return [part.decode() for part in Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0") if part]
+
+
+def wait_for_checkpoint(path: Path, timeout_s: float = 40) -> list[dict[str, Any]]:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if path.is_file() and path.read_text().strip():
+            return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+        time.sleep(0.5)
+    raise AssertionError(f"no checkpoint in {path} after {timeout_s:.0f}s")
+
+
 def test_make_up_serves_a_query_through_the_web_and_make_down_leaves_nothing(
     stack_env: dict[str, str], var_dir: Path
 ) -> None:
@@ -140,8 +178,50 @@ def test_make_up_serves_a_query_through_the_web_and_make_down_leaves_nothing(
         assert first.returncode == 0, f"up failed:\n{first.stdout}\n{first.stderr}"
         assert "index: not ready" in first.stdout and "built " in first.stdout  # the empty index was built
         started = records(var)
-        expected = {"postgres", "verifier", "ingest", "research", "extraction"} | ({"web"} if web_installed else set())
+        expected = {"postgres", "verifier", "ingest", "research", "extraction", "checkpointer"}
+        expected |= {"web"} if web_installed else set()
         assert set(started) == expected
+
+        # The keys step made the signing key (0600) and its public half; only the checkpointer holds it.
+        key, public = var / "keys" / "audit-signing.pem", var / "keys" / "audit-signing.pem.pub"
+        checkpoints = var / "audit" / "checkpoints.jsonl"
+        assert f"keys: made a new audit signing key {key}" in first.stdout
+        assert "checkpointer: running" in first.stdout
+        assert key.stat().st_mode & 0o777 == 0o600
+        assert public.is_file()
+        checkpointer = started["checkpointer"]
+        argv = proc_argv(checkpointer.pid)
+        assert argv[1:5] == ["-m", "asat_audit", "checkpointer", "--every-rows"]
+        assert argv[5] == "1" and argv[argv.index("--every-seconds") + 1] == "300"
+        environ = {name: proc_environ(record.pid) for name, record in started.items() if name != "postgres"}
+        assert environ["checkpointer"][SIGNING_KEY] == str(key)
+        assert environ["checkpointer"]["ASAT_AUDIT_CHECKPOINT_FILE"] == str(checkpoints)
+        for name, env in environ.items():
+            if name != "checkpointer":
+                assert SIGNING_KEY not in env, f"{name} was given the audit signing key"
+        assert environ["research"]["ASAT_AUDIT_CHECKPOINT_FILE"] == str(checkpoints)
+        assert environ["research"]["ASAT_AUDIT_PUBLIC_KEY_FILE"] == str(public)
+
+        # The service token: made once (0600), given to every process; the internal services refuse
+        # a request without it (401) or with another, and answer with it; /healthz stays open.
+        token_file = var / "secrets" / "service-token"
+        assert token_file.stat().st_mode & 0o777 == 0o600
+        token = token_file.read_text().strip()
+        assert len(token) >= 32
+        for name, env in environ.items():
+            assert env.get("ASAT_SERVICE_TOKEN") == token, f"{name} was not given the service token"
+        verify_body = json.dumps({"claims": [], "sources": [], "retrieved_source_ids": []}).encode()
+        routes = {
+            "verifier": ("/v1/verify", verify_body),
+            "ingest": ("/v1/index", None),
+            "research": ("/v1/audit?last=1", None),
+            "extraction": ("/v1/transactions", None),
+        }
+        for name, (path, data) in routes.items():
+            assert status_of(urls[name] + path, None, data) == 401, name
+            assert status_of(urls[name] + path, "x" * 43, data) == 401, name
+            assert status_of(urls[name] + path, token, data) == 200, name
+            assert status_of(urls[name] + "/healthz", None) == 200, name
         for name in SERVICES if web_installed else SERVICES[:-1]:  # web is last
             assert healthy(urls[name]), name
             assert (var / "log" / f"{name}.log").is_file()
@@ -154,11 +234,16 @@ def test_make_up_serves_a_query_through_the_web_and_make_down_leaves_nothing(
         assert second.returncode == 0, second.stderr
         assert "building" not in second.stdout
         assert records(var) == started  # nothing restarted, nothing duplicated
-        assert second.stdout.count("already running and healthy") == len(expected) - 1
+        # Every HTTP service; postgres and the checkpointer say "already running" without a health check.
+        assert second.stdout.count("already running and healthy") == len(expected) - 2
+        assert "checkpointer: already running" in second.stdout
+        assert "keys: using the existing audit signing key" in second.stdout
         assert took < 20, f"a second up took {took:.1f}s"
 
         status = stack("status", stack_env)
         assert status.returncode == 0, status.stdout
+        rows = {line.split()[0]: line.split() for line in status.stdout.splitlines()[1:] if line.strip()}
+        assert rows["checkpointer"][1:3] == [str(checkpointer.pid), "running"], status.stdout
 
         if web_installed:
             form = urllib.parse.urlencode({"question": QUESTION, "period": "income_year", "income_year": "2015"})
@@ -170,15 +255,40 @@ def test_make_up_serves_a_query_through_the_web_and_make_down_leaves_nothing(
         else:
             body = json.dumps({"question": QUESTION, "income_year": 2015}).encode()
             request = urllib.request.Request(
-                urls["research"] + "/v1/research", data=body, headers={"content-type": "application/json"}
+                urls["research"] + "/v1/research",
+                data=body,
+                headers={"content-type": "application/json", "authorization": f"Bearer {token}"},
             )
             with urllib.request.urlopen(request, timeout=120) as response:
                 assert response.status == 200
-        audit = get_json(urls["research"] + "/v1/audit?last=5")["entries"]
+        audit = get_json(urls["research"] + "/v1/audit?last=5", token)["entries"]
         asked = [e["record"] for e in audit if e["record"]["question"] == QUESTION]
         assert len(asked) == 1, audit
         assert asked[0]["decision"] == "answer", asked[0]
         assert asked[0]["citations"], asked[0]
+
+        # The checkpointer signs the new row; the CLI and research both check it with the public key.
+        signed = wait_for_checkpoint(checkpoints)
+        assert signed[0]["first_id"] == 1, signed
+        credentials = json.loads((var / "postgres" / "credentials.json").read_text())
+        app_url = f"postgresql://asat_app:{credentials['app']}@127.0.0.1:{stack_env['ASAT_EMBEDDED_PG_PORT']}/asat"
+        verify_env = {k: v for k, v in stack_env.items() if not k.startswith("ASAT_AUDIT_")}
+        anchors = ["--checkpoints", str(checkpoints), "--public-key", str(public)]
+        verify = subprocess.run(
+            [sys.executable, "-m", "asat_audit", "verify", "--json", *anchors],
+            env=verify_env | {"ASAT_DATABASE_URL": app_url},
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert verify.returncode == 0, f"{verify.stdout}\n{verify.stderr}"
+        report = json.loads(verify.stdout)
+        assert report["ok"] and report["anchors"]["ok"], report
+        assert report["anchors"]["checkpoints"] >= 1, report
+        served = get_json(urls["research"] + "/v1/audit/verify", token)
+        assert served["ok"] and served["anchors"] is not None and served["anchors"]["ok"], served
+        assert served["anchors"]["anchored_id"] >= 1, served
     finally:
         started = started or records(var)
         down = stack("down", stack_env, timeout=120)

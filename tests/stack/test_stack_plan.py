@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ from hypothesis import strategies as st
 from stack_plan import (
     DEFAULT_PORTS,
     HealthOutcome,
+    KeyAction,
     PidFileError,
     PidRecord,
     ProcStat,
@@ -17,22 +19,28 @@ from stack_plan import (
     Step,
     StepKind,
     belonging_to,
+    checkpointer_argv,
     descendants,
+    failure_in_log,
     format_pid_file,
     is_same_process,
     last_run,
     log_tail,
     parse_pid_file,
     parse_proc_stat,
+    process_env,
     service_env,
     settings_from_env,
+    signing_key_action,
     stack_steps,
     start_order,
     stop_order,
     wait_until_healthy,
+    wait_until_settled,
 )
 
 REPO = Path("/repo")
+SIGNING_KEY = "ASAT_AUDIT_SIGNING_KEY_FILE"
 
 
 def names(steps: tuple[Step, ...]) -> list[str]:
@@ -92,10 +100,47 @@ def test_an_external_database_needs_the_owner_url_for_migrations() -> None:
     )
 
 
-@pytest.mark.parametrize("value", ["soon", "0", "-3"])
+@pytest.mark.parametrize("value", ["soon", "0", "-3", "nan", "inf"])
 def test_a_timeout_must_be_a_positive_number(value: str) -> None:
     with pytest.raises(StackConfigError, match="ASAT_STACK_HEALTH_TIMEOUT"):
         settings_from_env({"ASAT_STACK_HEALTH_TIMEOUT": value}, REPO)
+
+
+def test_the_checkpointer_signs_every_100_rows_and_300_seconds_unless_told_otherwise() -> None:
+    default = settings_from_env({}, REPO)
+    assert checkpointer_argv(default) == (
+        "asat_audit",
+        "checkpointer",
+        "--every-rows",
+        "100",
+        "--every-seconds",
+        "300",
+    )
+    env = {"ASAT_AUDIT_CHECKPOINT_EVERY_ROWS": " 7 ", "ASAT_AUDIT_CHECKPOINT_EVERY_SECONDS": "0.25"}
+    assert checkpointer_argv(settings_from_env(env, REPO))[2:] == ("--every-rows", "7", "--every-seconds", "0.25")
+    steps = {s.name: s for s in stack_steps(settings_from_env(env, REPO))}
+    background = steps["checkpointer"].background
+    assert background is not None
+    assert background.argv == checkpointer_argv(settings_from_env(env, REPO))
+
+
+@given(st.floats(min_value=1e-6, max_value=1e12, allow_nan=False, allow_infinity=False))
+def test_the_checkpoint_interval_reaches_the_command_line_exactly(seconds: float) -> None:
+    settings = settings_from_env({"ASAT_AUDIT_CHECKPOINT_EVERY_SECONDS": repr(seconds)}, REPO)
+    argv = checkpointer_argv(settings)
+    assert float(argv[argv.index("--every-seconds") + 1]) == seconds
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "ten", "1.5", "1e3", "\u00b2"])
+def test_a_checkpoint_row_count_must_be_a_whole_number_of_one_or_more(value: str) -> None:
+    with pytest.raises(StackConfigError, match="ASAT_AUDIT_CHECKPOINT_EVERY_ROWS"):
+        settings_from_env({"ASAT_AUDIT_CHECKPOINT_EVERY_ROWS": value}, REPO)
+
+
+@pytest.mark.parametrize("value", ["soon", "0", "-3", "nan", "inf"])
+def test_a_checkpoint_interval_must_be_a_positive_number_of_seconds(value: str) -> None:
+    with pytest.raises(StackConfigError, match="ASAT_AUDIT_CHECKPOINT_EVERY_SECONDS"):
+        settings_from_env({"ASAT_AUDIT_CHECKPOINT_EVERY_SECONDS": value}, REPO)
 
 
 # --- order ----------------------------------------------------------------------------------
@@ -103,12 +148,34 @@ def test_a_timeout_must_be_a_positive_number(value: str) -> None:
 
 def test_the_stack_starts_in_dependency_order() -> None:
     order = names(start_order(stack_steps(settings_from_env({}, REPO))))
-    assert order == ["postgres", "migrate", "verifier", "index", "ingest", "research", "web", "extraction"]
+    assert order == [
+        "postgres",
+        "migrate",
+        "keys",
+        "checkpointer",
+        "verifier",
+        "index",
+        "ingest",
+        "research",
+        "web",
+        "extraction",
+    ]
 
 
 def test_the_stack_stops_dependants_first() -> None:
     order = names(stop_order(stack_steps(settings_from_env({}, REPO))))
-    assert order == ["extraction", "web", "research", "ingest", "index", "verifier", "migrate", "postgres"]
+    assert order == [
+        "extraction",
+        "web",
+        "research",
+        "ingest",
+        "index",
+        "verifier",
+        "checkpointer",  # before the database it reads
+        "keys",
+        "migrate",
+        "postgres",
+    ]
 
 
 def test_every_dependency_comes_before_its_dependant() -> None:
@@ -133,12 +200,27 @@ def test_a_cycle_and_an_unknown_dependency_are_refused() -> None:
 
 def test_research_waits_for_the_database_the_verifier_and_the_index_server() -> None:
     steps = {s.name: s for s in stack_steps(settings_from_env({}, REPO))}
-    assert set(steps["research"].depends_on) == {"migrate", "verifier", "ingest"}
+    assert set(steps["research"].depends_on) == {"migrate", "keys", "verifier", "ingest"}
     assert steps["ingest"].depends_on == ("index",)
     research = steps["research"].service
     assert research is not None
     assert research.argv == ("asat_research", "serve")
     assert research.health_url == "http://127.0.0.1:8730/healthz"
+
+
+def test_the_checkpointer_is_a_background_process_after_the_migration_and_the_key() -> None:
+    steps = {s.name: s for s in stack_steps(settings_from_env({}, REPO))}
+    assert steps["keys"].kind is StepKind.KEYS
+    assert steps["keys"].depends_on == ("migrate",)
+    checkpointer = steps["checkpointer"]
+    assert checkpointer.kind is StepKind.BACKGROUND
+    assert set(checkpointer.depends_on) == {"migrate", "keys"}
+    assert checkpointer.service is None
+    assert checkpointer.background is not None
+    assert checkpointer.background.module == "asat_audit"
+    assert checkpointer.background.settle_s > 0
+    holders = [s.name for s in steps.values() if s.background is not None and s.background.holds_signing_key]
+    assert holders == ["checkpointer"]
 
 
 # --- environment ----------------------------------------------------------------------------
@@ -167,12 +249,70 @@ def test_service_env_passes_the_scope_through_and_points_every_service_at_the_ot
     assert env["ASAT_DATABASE_URL"] == "postgresql://asat_app:pw@127.0.0.1:1/asat"
 
 
+def test_the_audit_key_and_checkpoints_live_under_the_var_dir() -> None:
+    settings = settings_from_env({"ASAT_VAR_DIR": "/v"}, REPO)
+    assert settings.audit_signing_key_file == Path("/v/keys/audit-signing.pem")
+    assert settings.audit_public_key_file == Path("/v/keys/audit-signing.pem.pub")  # where keygen writes it
+    assert settings.audit_checkpoint_file == Path("/v/audit/checkpoints.jsonl")
+
+
+def test_only_the_checkpointer_is_given_the_signing_key() -> None:
+    settings = settings_from_env({"ASAT_VAR_DIR": "/v"}, REPO)
+    # Even a key exported in the shell that runs `make up` reaches no other process.
+    base = {SIGNING_KEY: "/home/me/other.pem", "ASAT_AUDIT_CHECKPOINT_FILE": "/elsewhere.jsonl", "PATH": "/bin"}
+    url = "postgresql://asat_app:pw@127.0.0.1:1/asat"
+    envs = {step.name: process_env(settings, step, base, url) for step in stack_steps(settings)}
+    envs["(one-shot commands)"] = process_env(settings, None, base, url)
+    assert SIGNING_KEY not in service_env(settings, base, url)
+    for name in ("research", "web", "ingest", "verifier", "extraction", "(one-shot commands)"):
+        assert SIGNING_KEY not in envs[name], name
+    assert [name for name, env in envs.items() if SIGNING_KEY in env] == ["checkpointer"]
+    checkpointer = envs["checkpointer"]
+    assert checkpointer[SIGNING_KEY] == "/v/keys/audit-signing.pem"
+    assert checkpointer["ASAT_DATABASE_URL"] == url  # the app role: it reads rows and adds checkpoints
+    for name in ("checkpointer", "research"):
+        # The checkpointer writes the file research checks, with the public half of its key.
+        assert envs[name]["ASAT_AUDIT_CHECKPOINT_FILE"] == "/v/audit/checkpoints.jsonl", name
+        assert envs[name]["ASAT_AUDIT_PUBLIC_KEY_FILE"] == "/v/keys/audit-signing.pem.pub", name
+
+
 def test_service_env_keeps_directories_the_caller_set() -> None:
     settings = settings_from_env({"ASAT_VAR_DIR": "/v"}, REPO)
     env = service_env(settings, {"ASAT_INDEX_DIR": "/elsewhere", "ASAT_CACHE_DIR": "/c"}, None)
     assert env["ASAT_INDEX_DIR"] == "/elsewhere"
     assert env["ASAT_CACHE_DIR"] == "/c"
     assert "ASAT_DATABASE_URL" not in env
+
+
+# --- the audit signing key -------------------------------------------------------------------
+
+
+def test_a_missing_key_is_made_and_a_sound_one_kept() -> None:
+    settings = settings_from_env({"ASAT_VAR_DIR": "/v"}, REPO)
+    assert signing_key_action(settings, None, False, False) is KeyAction.MAKE
+    assert signing_key_action(settings, None, True, False) is KeyAction.MAKE  # a stray .pub is replaced
+    assert signing_key_action(settings, 0o600, True, True) is KeyAction.KEEP
+    assert signing_key_action(settings, 0o400, True, False) is KeyAction.KEEP
+
+
+@pytest.mark.parametrize("mode", [0o644, 0o640, 0o604, 0o660, 0o606])
+def test_a_key_others_may_read_is_refused_with_the_fix(mode: int) -> None:
+    settings = settings_from_env({"ASAT_VAR_DIR": "/v"}, REPO)
+    with pytest.raises(StackConfigError, match=re.escape("chmod 600 /v/keys/audit-signing.pem")):
+        signing_key_action(settings, mode, True, False)
+
+
+def test_a_key_without_its_public_half_is_refused() -> None:
+    settings = settings_from_env({"ASAT_VAR_DIR": "/v"}, REPO)
+    with pytest.raises(StackConfigError, match=re.escape("/v/keys/audit-signing.pem.pub")):
+        signing_key_action(settings, 0o600, False, False)
+
+
+def test_checkpoints_without_the_key_that_signed_them_get_no_new_key() -> None:
+    # A new key would not verify them, and the checkpointer refuses to sign after them.
+    settings = settings_from_env({"ASAT_VAR_DIR": "/v"}, REPO)
+    with pytest.raises(StackConfigError, match=re.escape("/v/audit/checkpoints.jsonl holds checkpoints")):
+        signing_key_action(settings, None, True, True)
 
 
 # --- pid files ------------------------------------------------------------------------------
@@ -316,6 +456,38 @@ def test_health_wait_stops_when_the_process_ends() -> None:
 def test_a_healthy_answer_counts_even_if_the_process_is_then_gone() -> None:
     clock = FakeClock()
     assert wait_until_healthy(lambda: True, lambda: False, clock, clock.sleep, 5) is HealthOutcome.HEALTHY
+
+
+def test_a_background_process_is_up_once_it_has_kept_running_for_the_settle_time() -> None:
+    clock = FakeClock()
+    outcome = wait_until_settled(lambda: True, clock, clock.sleep, settle_s=3, interval_s=0.5)
+    assert outcome is HealthOutcome.HEALTHY
+    assert clock.now == pytest.approx(1003)
+
+
+def test_a_background_process_that_ends_while_settling_has_exited() -> None:
+    clock = FakeClock()
+    lives = iter([True, True, False])
+    outcome = wait_until_settled(lambda: next(lives), clock, clock.sleep, settle_s=3, interval_s=0.5)
+    assert outcome is HealthOutcome.EXITED
+    assert clock.now == pytest.approx(1001)
+
+
+def test_a_background_process_must_still_run_at_the_end_of_the_settle_time() -> None:
+    clock = FakeClock()
+    outcome = wait_until_settled(lambda: clock.now < 1003, clock, clock.sleep, settle_s=3, interval_s=0.5)
+    assert outcome is HealthOutcome.EXITED
+
+
+def test_a_failure_in_the_log_is_found_but_not_in_the_stacks_own_start_line() -> None:
+    marks = ("Traceback (most recent call last)", "audit checkpointer: ")
+    start = "=== 2026-01-02 10:00:00 starting: python -m asat_audit checkpointer: --every-rows 1\n"
+    assert failure_in_log(start + "checkpoint signed: rows 1..3\n", marks) is None
+    log = start + "audit checkpointer: cannot read the signing key /v/keys/k.pem: No such file\n"
+    assert failure_in_log(log, marks) == "audit checkpointer: cannot read the signing key /v/keys/k.pem: No such file"
+    assert failure_in_log("x\nTraceback (most recent call last):\n  File ...\n", marks) == (
+        "Traceback (most recent call last):"
+    )
 
 
 def test_log_tail_keeps_the_last_lines_and_splits_progress_lines() -> None:
