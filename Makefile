@@ -25,11 +25,15 @@ install: $(VENV)/.installed
 up: install
 	@$(PY) scripts/stack.py up
 
+# The services refuse a request without the service token `make up` keeps in <var>/secrets/service-token:
+# the clients below (make models, make eval) send it (ASAT_SERVICE_TOKEN, when set, wins).
+WITH_SERVICE_TOKEN = ASAT_SERVICE_TOKEN="$${ASAT_SERVICE_TOKEN:-$$(cat "$${ASAT_VAR_DIR:-var}/secrets/service-token" 2>/dev/null)}"
+
 # `make models`: retrain the relevance ranker from the corpus (fixed seed) against the running
 # index (started by `make up` when down) and write models/relevance/ with its model card.
 models: install
 	@$(PY) scripts/stack.py up
-	$(PY) -m asat_research.relevance.train_cli train
+	$(WITH_SERVICE_TOKEN) $(PY) -m asat_research.relevance.train_cli train
 
 # `make eval`: the project's suite against the running stack (`make up`), reports under var/eval/,
 # compared with the previous run; fails when referential integrity is not 1.0 or a temporal
@@ -39,7 +43,7 @@ eval: install
 	@mkdir -p var/eval
 	@if [ -f var/eval/latest.json ]; then cp var/eval/latest.json var/eval/previous.json; fi
 	@start=$$(date +%s); status=0; \
-	$(PY) -m asat_research.eval_cli --suite gold-set/pit_suite.yaml --url $(EVAL_URL) \
+	$(WITH_SERVICE_TOKEN) $(PY) -m asat_research.eval_cli --suite gold-set/pit_suite.yaml --url $(EVAL_URL) \
 	  --out var/eval/latest.json --html var/eval/latest.html || status=$$?; \
 	if [ -f var/eval/previous.json ] && [ -f var/eval/latest.json ]; then \
 	  $(PY) -m asat_research.eval_compare var/eval/previous.json var/eval/latest.json || true; fi; \

@@ -5,6 +5,9 @@ warm-up, and prints p50/p95 per request plus the per-stage medians the service r
 issue's targets with the extractive generator, warm: p50 under 300 ms, p95 under 800 ms.
 
     .venv/bin/python scripts/bench_research.py [--url http://127.0.0.1:8730] [--n 200] [--json]
+
+The service requires the service token: ``ASAT_SERVICE_TOKEN`` is sent (``make up`` keeps it in
+var/secrets/service-token).
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import os
 import statistics
 import sys
 import time
@@ -20,6 +24,7 @@ from typing import Any
 
 import httpx
 
+from asat_corpus.service_token import bearer_headers, optional_service_token
 from asat_research.gold import load_suite
 
 
@@ -36,7 +41,7 @@ def main() -> int:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     cases = list(load_suite(args.suite).cases)
-    client = httpx.Client(base_url=args.url, timeout=60)
+    client = httpx.Client(base_url=args.url, timeout=60, headers=bearer_headers(optional_service_token(os.environ)))
 
     def ask(index: int) -> tuple[float, dict[str, Any]]:
         case = cases[index % len(cases)]

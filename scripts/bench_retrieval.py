@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import tempfile
@@ -27,6 +28,7 @@ import httpx
 
 from asat_corpus.corpus_build import load_corpus
 from asat_corpus.index_scope import RulingScope
+from asat_corpus.service_token import bearer_headers, optional_service_token
 from asat_ingest.build import build_index
 from asat_ingest.composition import build_cache, build_embedder, config_from_env
 from asat_ingest.composition import build_index as open_index
@@ -88,7 +90,8 @@ def bench_build(rulings: str) -> dict[str, Any]:
 
 
 def _http_search(url: str) -> Search:
-    client = httpx.Client(base_url=url, timeout=30)
+    # The ingest service requires the service token (ASAT_SERVICE_TOKEN; make up keeps it in var/secrets/).
+    client = httpx.Client(base_url=url, timeout=30, headers=bearer_headers(optional_service_token(os.environ)))
 
     def search(query: str, year: int, limit: int) -> list[dict[str, Any]]:
         reply = client.post("/v1/search", json={"query": query, "income_year": year, "limit": limit})

@@ -1,7 +1,7 @@
 """Verifier throughput: one request of 20 claims against 20 sources of 2,000 characters each.
 
 Goes through the real app (FastAPI TestClient in process by default, or a running verifier with
-``--url``) and prints the median and p95 time per request over ``--runs`` requests, after
+``--url``, sent ``ASAT_SERVICE_TOKEN``, which it requires) and prints the median and p95 time per request over ``--runs`` requests, after
 ``--warmup`` unmeasured ones. The scorer is the one the environment configures
 (``ASAT_GROUNDEDNESS``, deterministic by default).
 
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import time
@@ -20,6 +21,7 @@ from typing import Any
 import httpx
 from fastapi.testclient import TestClient
 
+from asat_corpus.service_token import bearer_headers, optional_service_token
 from asat_verifier.composition import config_from_env, create_app
 
 SOURCES = 20
@@ -137,7 +139,11 @@ def main() -> None:
     request = build_request()
     config = config_from_env()
     client: TestClient | httpx.Client
-    client = httpx.Client(base_url=args.url, timeout=60) if args.url else TestClient(create_app(config))
+    if args.url:
+        headers = bearer_headers(optional_service_token(os.environ))  # a running verifier requires the token
+        client = httpx.Client(base_url=args.url, timeout=60, headers=headers)
+    else:
+        client = TestClient(create_app(config))
     with client:
         first = client.post("/v1/verify", json=request)
         first.raise_for_status()

@@ -16,6 +16,8 @@ from __future__ import annotations
 import os
 import secrets
 from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
+from uuid import uuid4
 
 import psycopg
 import pytest
@@ -27,6 +29,7 @@ from asat_accounts.migrate import migrate
 from asat_accounts.model import Role
 from asat_accounts.postgres_store import PostgresAccountsStore
 from asat_accounts.secret_box import KeyRing
+from asat_accounts.sessions import new_token
 
 from .support import KEY_1, AccountsDatabase, TwoPractices, cheap_hash
 
@@ -139,4 +142,9 @@ def two_practices(store: PostgresAccountsStore) -> TwoPractices:
     b_secret = f"sk-beta-{secrets.token_hex(16)}"
     store.save_secret(a.id, "provider.openai", a_secret)
     store.save_secret(b.id, "provider.openai", b_secret)
+    now = datetime.now(UTC)
+    for practice, owner in ((a, a_owner), (b, b_owner)):
+        store.create_session(owner.user.id, practice.id, new_token(), new_token(), now, now + timedelta(hours=1))
+        store.save_provider_settings(practice.id, "ollama", "", "llama3")
+        store.add_documents(practice.id, owner.user.id, [uuid4()])
     return TwoPractices(a, b, a_owner, b_owner, a_secret, b_secret)

@@ -36,7 +36,8 @@ class AccountsDatabase:
 
 @dataclass(frozen=True)
 class TwoPractices:
-    """Two practices, each with an owner, an agent and clients, and a secret each."""
+    """Two practices, each with an owner, an agent and clients, a secret, a session of its owner,
+    provider settings and a document each."""
 
     a: Practice
     b: Practice

@@ -126,9 +126,9 @@ def test_migrate_takes_the_app_role_from_the_app_url(make_database: Callable[[],
     db = make_database()
     code, out, _ = _run(["migrate"], _env(db))
     assert code == EXIT_OK
-    assert "schema app at version 1 (applied: 0001_accounts)" in out and db.app_role in out
+    assert "schema app at version 2 (applied: 0001_accounts, 0002_sessions)" in out and db.app_role in out
     code, out, _ = _run(["migrate", "--json"], _env(db))
-    assert json.loads(out) == {"ok": True, "version": 1, "applied": [], "app_role": db.app_role}
+    assert json.loads(out) == {"ok": True, "version": 2, "applied": [], "app_role": db.app_role}
 
 
 @pg

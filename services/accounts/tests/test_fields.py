@@ -7,7 +7,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from asat_accounts.errors import AccountsInputError
-from asat_accounts.fields import client_abn, client_fields, display_name, normalise_email, secret_name
+from asat_accounts.fields import (
+    client_abn,
+    client_address,
+    client_fields,
+    display_name,
+    normalise_email,
+    provider_fields,
+    secret_name,
+)
 from asat_corpus.text.abn import complete_abn, format_abn
 
 NINE_DIGITS = st.text(alphabet="0123456789", min_size=9, max_size=9)
@@ -76,3 +84,43 @@ def test_secret_names(name: str) -> None:
 def test_bad_secret_names_are_refused(name: str) -> None:
     with pytest.raises(AccountsInputError, match="is not a secret name"):
         secret_name(name)
+
+
+@pytest.mark.parametrize(
+    ("provider", "base_url", "model", "expected"),
+    [
+        ("extractive", "", "", ("extractive", "", "")),
+        (
+            " openai_compatible ",
+            " http://127.0.0.1:8000/v1 ",
+            " qwen2.5 ",
+            ("openai_compatible", "http://127.0.0.1:8000/v1", "qwen2.5"),
+        ),
+        ("anthropic", "", "claude-sonnet-4-5", ("anthropic", "", "claude-sonnet-4-5")),
+    ],
+)
+def test_provider_fields_are_trimmed(provider: str, base_url: str, model: str, expected: tuple[str, str, str]) -> None:
+    assert provider_fields(provider, base_url, model) == expected
+
+
+@pytest.mark.parametrize(
+    ("provider", "base_url", "model", "message"),
+    [
+        ("gpt4", "", "", "is not a generation provider"),
+        ("ollama", "127.0.0.1:11434", "llama3", "is not an http"),
+        ("ollama", "http://exa mple", "llama3", "is not an http"),
+        ("ollama", "", "x" * 201, "at most 200 characters"),
+        ("ollama", "", "bad\nname", "without control characters"),
+    ],
+)
+def test_bad_provider_fields_are_refused(provider: str, base_url: str, model: str, message: str) -> None:
+    with pytest.raises(AccountsInputError, match=message):
+        provider_fields(provider, base_url, model)
+
+
+def test_a_client_address_is_printable_and_short() -> None:
+    assert client_address(" 203.0.113.9 ") == "203.0.113.9"
+    assert client_address("2001:db8::1") == "2001:db8::1"
+    for bad in ("", "   ", "a b", "x" * 101, "bad\x00x"):
+        with pytest.raises(AccountsInputError, match="not a client address"):
+            client_address(bad)

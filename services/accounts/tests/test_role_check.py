@@ -200,7 +200,7 @@ def test_a_database_never_migrated_says_to_migrate(make_database: Callable[[], A
 def test_a_schema_behind_the_code_says_to_migrate(make_database: Callable[[], AccountsDatabase]) -> None:
     db = make_database()
     migrate(db.owner_url, db.app_role, ())
-    with pytest.raises(AccountsStartupError, match=r"schema app is at version 0 and this code needs 1: run"):
+    with pytest.raises(AccountsStartupError, match=r"schema app is at version 0 and this code needs 2: run"):
         PostgresAccountsStore(db.app_url)
 
 

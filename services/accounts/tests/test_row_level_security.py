@@ -227,3 +227,55 @@ def test_another_practices_rows_cannot_be_changed_or_removed(
 def test_truncate_is_not_granted(accounts_db: AccountsDatabase) -> None:
     with pytest.raises(psycopg.errors.InsufficientPrivilege, match="permission denied"), as_app(accounts_db, 1) as conn:
         conn.execute("TRUNCATE app.clients")
+
+
+def test_sessions_and_sign_in_attempts_need_their_setting(
+    accounts_db: AccountsDatabase, two_practices: TwoPractices
+) -> None:
+    """A session is seen by its token's digest (or as its practice's or user's); attempts by address."""
+    with as_app(accounts_db, None) as conn:
+        assert conn.execute("SELECT count(*) FROM app.sessions").fetchone() == (0,)
+        assert conn.execute("SELECT count(*) FROM app.sign_in_attempts").fetchone() == (0,)
+    with accounts_db.admin() as admin:
+        admin.execute("INSERT INTO app.sign_in_attempts (address) VALUES ('198.51.100.7') ON CONFLICT DO NOTHING")
+        digest = admin.execute(
+            "SELECT token_digest FROM app.sessions WHERE practice_id = %s LIMIT 1", (two_practices.b.id,)
+        ).fetchone()
+    assert digest is not None
+    with as_app(accounts_db, None) as conn:
+        conn.execute("SELECT set_config('app.sign_in_address', '203.0.113.9', true)")
+        assert conn.execute("SELECT count(*) FROM app.sign_in_attempts").fetchone() == (0,)
+        conn.execute("SELECT set_config('app.session_digest', %s, true)", (str(digest[0]),))
+        rows = conn.execute("SELECT practice_id FROM app.sessions").fetchall()
+        assert rows == [(two_practices.b.id,)]
+
+
+def test_a_session_cannot_be_made_for_another_practice_or_user(
+    accounts_db: AccountsDatabase, two_practices: TwoPractices
+) -> None:
+    a, b = two_practices.a.id, two_practices.b.id
+    b_owner = two_practices.b_owner.user.id
+    insert = (
+        "INSERT INTO app.sessions (token_digest, user_id, practice_id, csrf_token, created_at, last_seen_at,"
+        " expires_at) VALUES (%s, %s, %s, %s, now(), now(), now() + interval '1 hour')"
+    )
+    digest, csrf = "ab" * 32, "c" * 43
+    with (
+        pytest.raises(psycopg.errors.InsufficientPrivilege, match="row-level security"),
+        as_app(accounts_db, a) as conn,
+    ):
+        conn.execute("SELECT set_config('app.session_digest', %s, true)", (digest,))
+        conn.execute("SELECT set_config('app.user_id', %s, true)", (str(two_practices.a_owner.user.id),))
+        conn.execute(insert, (digest, two_practices.a_owner.user.id, b, csrf))
+    with (
+        pytest.raises(psycopg.errors.InsufficientPrivilege, match="row-level security"),
+        as_app(accounts_db, b) as conn,
+    ):
+        conn.execute("SELECT set_config('app.session_digest', %s, true)", (digest,))
+        conn.execute("SELECT set_config('app.user_id', %s, true)", (str(two_practices.a_owner.user.id),))
+        conn.execute(insert, (digest, b_owner, b, csrf))
+    with pytest.raises(psycopg.errors.ForeignKeyViolation), as_app(accounts_db, b) as conn:
+        # Even with every setting agreeing, the user must be a member of the practice.
+        conn.execute("SELECT set_config('app.session_digest', %s, true)", (digest,))
+        conn.execute("SELECT set_config('app.user_id', %s, true)", (str(two_practices.a_owner.user.id),))
+        conn.execute(insert, (digest, two_practices.a_owner.user.id, b, csrf))

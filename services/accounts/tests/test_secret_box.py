@@ -124,7 +124,7 @@ def test_what_is_sealed_opens_to_the_same_text(plaintext: str, practice_id: int,
     sealed = seal(RING, practice_id, name, plaintext)
     assert (sealed.key_id, len(sealed.nonce)) == ("k1", 12)
     assert open_sealed(RING, practice_id, name, sealed) == plaintext
-    if plaintext:
+    if len(plaintext.encode()) >= 8:  # a byte or two may turn up in random ciphertext by chance
         assert plaintext.encode() not in sealed.ciphertext
 
 

@@ -19,6 +19,7 @@ from asat_audit.canonical import (
 )
 from asat_audit.record import (
     RECORD_FIELDS,
+    AskedBy,
     AuditCitation,
     AuditRecord,
     ReadingListItem,
@@ -59,6 +60,14 @@ FIELD_STRATEGIES: dict[str, st.SearchStrategy[Any]] = {
     "latencies": st.lists(latencies, max_size=3).map(tuple),
     "as_known_on": st.none() | st.dates(),
     "shown": st.none() | st.dictionaries(names, texts, max_size=3).map(lambda d: json.dumps(d, ensure_ascii=False)),
+    "asked_by": st.none()
+    | st.builds(
+        AskedBy,
+        user_id=st.integers(1, 2**63 - 1),
+        user_email=st.emails(),
+        practice_id=st.integers(1, 2**63 - 1),
+        client_id=st.none() | st.integers(1, 2**63 - 1),
+    ),
 }
 records = st.builds(AuditRecord, **FIELD_STRATEGIES)
 
@@ -66,11 +75,20 @@ records = st.builds(AuditRecord, **FIELD_STRATEGIES)
 def test_every_record_field_has_a_strategy_and_a_place_in_the_document(make_record: Any) -> None:
     # A field added to AuditRecord but left out of the hashed document would not be protected.
     assert set(FIELD_STRATEGIES) == set(RECORD_FIELDS) == {f.name for f in fields(AuditRecord)}
-    document = record_document(1, MOMENT, make_record(as_known_on=date(2015, 10, 1), shown='{"note":"x"}'))
+    asked_by = AskedBy(7, "jo@example.com.au", 3, None)
+    document = record_document(
+        1, MOMENT, make_record(as_known_on=date(2015, 10, 1), shown='{"note":"x"}', asked_by=asked_by)
+    )
     assert set(document) == set(RECORD_FIELDS) | {"id", "recorded_at"}
-    # Unset, as_known_on and shown are the fields left out (so older rows keep their hashes).
-    assert set(record_document(1, MOMENT, make_record())) == set(document) - {"as_known_on", "shown"}
+    # Unset, as_known_on, shown and asked_by are the fields left out (so older rows keep their hashes).
+    assert set(record_document(1, MOMENT, make_record())) == set(document) - {"as_known_on", "shown", "asked_by"}
     assert document["shown"] == '{"note":"x"}'  # the stored text itself, so the hash covers its bytes
+    assert document["asked_by"] == {
+        "user_id": 7,
+        "user_email": "jo@example.com.au",
+        "practice_id": 3,
+        "client_id": None,
+    }
 
 
 def test_canonical_bytes_are_sorted_compact_utf8() -> None:

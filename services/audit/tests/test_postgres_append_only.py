@@ -17,6 +17,7 @@ from psycopg import sql
 from asat_audit.canonical import chain_hash, record_document
 from asat_audit.cli import main
 from asat_audit.postgres_store import LOCK_TIMEOUT_MS, PostgresAuditStore
+from asat_audit.record import AskedBy
 from asat_audit.store import AuditReadError, AuditStartupError, AuditWriteError
 
 pytestmark = pytest.mark.postgres
@@ -240,6 +241,11 @@ def test_a_revoked_insert_is_an_audit_write_error_with_the_reason(clean_audit_lo
         (2, """UPDATE research.audit_log SET shown = '{"claims":[],"note":"edited"}' WHERE id = 2"""),  # edited
         (2, """UPDATE research.audit_log SET shown = '{"claims":[], "note":"as shown"}' WHERE id = 2"""),  # spacing
         (2, "UPDATE research.audit_log SET shown = NULL WHERE id = 2"),  # set -> none
+        (3, """UPDATE research.audit_log SET asked_by = jsonb_set(asked_by, '{practice_id}', '9') WHERE id = 3"""),
+        (
+            1,
+            """UPDATE research.audit_log SET asked_by = '{"user_id":1,"user_email":"x@y.z","practice_id":1,"client_id":null}' WHERE id = 1""",
+        ),
     ],
 )
 def test_tampering_with_what_was_shown_is_found_by_verify(
@@ -248,7 +254,7 @@ def test_tampering_with_what_was_shown_is_found_by_verify(
     with PostgresAuditStore(clean_audit_log.app_url) as store:
         store.append(make_record(0))
         store.append(make_record(1, shown='{"claims":[],"note":"as shown"}'))
-        store.append(make_record(2))
+        store.append(make_record(2, asked_by=AskedBy(5, "jo@example.com.au", 2)))
     assert _verify_json(clean_audit_log)[0] == 0
     _tamper(clean_audit_log, statement)
     code, report = _verify_json(clean_audit_log)

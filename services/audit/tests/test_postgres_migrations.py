@@ -46,11 +46,11 @@ def _applied(db: Any) -> list[tuple[Any, ...]]:
 def test_a_fresh_database_is_migrated_once_and_the_app_role_granted(make_database: Any) -> None:
     db = make_database()
     first = migrate_database(db.owner_url, db.app_role)
-    assert [m.name for m in first.applied] == ["audit_log", "as_known_on", "shown", "checkpoints"]
+    assert [m.name for m in first.applied] == ["audit_log", "as_known_on", "shown", "checkpoints", "asked_by"]
     assert first.version == len(load_migrations())
     again = migrate_database(db.owner_url, db.app_role)
     assert (again.applied, again.already_applied) == ((), len(load_migrations()))
-    assert _applied(db) == [(1, "audit_log"), (2, "as_known_on"), (3, "shown"), (4, "checkpoints")]
+    assert _applied(db) == [(1, "audit_log"), (2, "as_known_on"), (3, "shown"), (4, "checkpoints"), (5, "asked_by")]
     assert _privileges(db) == (True, True, False, False, False)
 
 
@@ -70,7 +70,7 @@ def test_a_failing_migration_is_rolled_back_and_not_recorded(make_database: Any)
     )
     with pytest.raises(MigrationError, match="failed and was rolled back"):
         migrate_database(db.owner_url, db.app_role, broken)
-    assert _applied(db) == [(1, "audit_log"), (2, "as_known_on"), (3, "shown"), (4, "checkpoints")]
+    assert _applied(db) == [(1, "audit_log"), (2, "as_known_on"), (3, "shown"), (4, "checkpoints"), (5, "asked_by")]
     with psycopg.connect(db.admin_url) as admin:
         assert admin.execute("SELECT to_regclass('research.t')").fetchone() == (None,)
 
@@ -95,7 +95,7 @@ def test_two_runners_starting_together_do_not_race(make_database: Any) -> None:
         thread.join()
     assert failures == []
     assert sorted(len(r.applied) for r in reports) == [0, 0, 0, len(load_migrations())]
-    assert _applied(db) == [(1, "audit_log"), (2, "as_known_on"), (3, "shown"), (4, "checkpoints")]
+    assert _applied(db) == [(1, "audit_log"), (2, "as_known_on"), (3, "shown"), (4, "checkpoints"), (5, "asked_by")]
 
 
 def test_the_app_role_must_differ_from_the_owner(make_database: Any) -> None:
@@ -136,11 +136,11 @@ def test_a_log_written_before_as_known_on_and_shown_still_verifies_after_0003(
                 {**params, "prev_hash": prev_hash, "hash": digest},
             )
             prev_hash = digest
-    with pytest.raises(AuditStartupError, match="version 1 and this code needs 4"):
+    with pytest.raises(AuditStartupError, match="version 1 and this code needs 5"):
         PostgresAuditStore(db.app_url)
 
     report = migrate_database(db.owner_url, db.app_role)
-    assert [m.name for m in report.applied] == ["as_known_on", "shown", "checkpoints"]
+    assert [m.name for m in report.applied] == ["as_known_on", "shown", "checkpoints", "asked_by"]
     with PostgresAuditStore(db.app_url) as store:
         old = store.get(2)
         assert old is not None

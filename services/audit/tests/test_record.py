@@ -5,7 +5,7 @@ from typing import Any
 
 import pytest
 
-from asat_audit.record import AuditCitation, ReadingListItem, StageLatency
+from asat_audit.record import AskedBy, AuditCitation, ReadingListItem, StageLatency
 from asat_corpus.contracts.decisions import Decision
 
 
@@ -47,6 +47,7 @@ def test_a_decision_that_is_not_text_is_refused(make_record: Any) -> None:
         ({"shown": "not json"}, "shown must be the JSON text"),
         ({"shown": "[1, 2]"}, "shown must be a JSON object"),
         ({"shown": ""}, "shown must not be empty"),
+        ({"asked_by": {"user_id": 1}}, "asked_by must be an AskedBy"),
         ({"reasons": ["a list"]}, "tuple"),
         ({"citations": []}, "tuple"),
     ],
@@ -72,3 +73,19 @@ def test_citation_range_must_be_ordered() -> None:
 def test_reading_item_needs_a_version_id() -> None:
     with pytest.raises(ValueError, match="version_id must not be empty"):
         ReadingListItem("", (), "label")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ((0, "jo@example.com.au", 1, None), "asked_by user_id must be a positive integer"),
+        ((1, "jo@example.com.au", True, None), "asked_by practice_id must be a positive integer"),
+        ((1, "jo@example.com.au", 1, 0), "asked_by client_id must be a positive integer"),
+        ((1, "", 1, None), "asked_by user_email must not be empty"),
+        ((1, "not an email", 1, None), "is not an email address"),
+        ((1, "nul\x00@x", 1, None), "NUL"),
+    ],
+)
+def test_a_bad_asked_by_is_refused(args: tuple[Any, ...], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        AskedBy(*args)

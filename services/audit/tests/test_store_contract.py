@@ -15,7 +15,7 @@ from asat_audit.checkpoint import sign
 from asat_audit.memory_store import InMemoryAuditStore
 from asat_audit.postgres_store import PostgresAuditStore
 from asat_audit.reconnecting import ReconnectingAuditStore
-from asat_audit.record import AuditCitation, StageLatency
+from asat_audit.record import AskedBy, AuditCitation, StageLatency
 from asat_audit.store import AuditStore, AuditWriteError
 
 
@@ -87,6 +87,40 @@ class StoreContract:
         assert record_document(shown.id, shown.recorded_at, shown.record)["shown"] == text
         assert shown.hash == chain_hash(shown.prev_hash, record_document(shown.id, shown.recorded_at, shown.record))
         assert store.verify().ok
+
+    def test_asked_by_round_trips_and_is_chained(self, store: AuditStore, make_record: Any) -> None:
+        asked = store.append(make_record(0, asked_by=AskedBy(7, "jo@example.com.au", 3, 12)))
+        unknown = store.append(make_record(1))
+        no_client = store.append(make_record(2, asked_by=AskedBy(8, "al@example.com.au", 4)))
+        assert store.get(asked.id) == asked
+        assert store.get(no_client.id) == no_client and no_client.record.asked_by is not None
+        assert no_client.record.asked_by.client_id is None
+        assert unknown.record.asked_by is None
+        assert "asked_by" not in record_document(unknown.id, unknown.recorded_at, unknown.record)
+        assert record_document(asked.id, asked.recorded_at, asked.record)["asked_by"] == {
+            "user_id": 7,
+            "user_email": "jo@example.com.au",
+            "practice_id": 3,
+            "client_id": 12,
+        }
+        assert store.verify().ok
+
+    def test_last_and_find_keep_one_practice_s_rows(self, store: AuditStore, make_record: Any) -> None:
+        a, b = AskedBy(1, "a@example.com.au", 10), AskedBy(2, "b@example.com.au", 20)
+        rows = [
+            store.append(make_record(0, question="turnover A", asked_by=a)),
+            store.append(make_record(1, question="turnover B", asked_by=b)),
+            store.append(make_record(2, question="turnover nobody")),
+            store.append(make_record(3, question="GST A", asked_by=a)),
+        ]
+        assert store.last(10, practice_id=10) == (rows[0], rows[3])
+        assert store.last(1, practice_id=10) == (rows[3],)
+        assert store.last(10, practice_id=20) == (rows[1],)
+        assert store.last(10, practice_id=30) == ()
+        assert store.last(10) == tuple(rows)
+        assert store.find("turnover", 10, practice_id=10) == (rows[0],)
+        assert store.find("TURNOVER", 10, practice_id=20) == (rows[1],)
+        assert store.find("turnover", 10) == tuple(rows[:3])
 
     def test_find_matches_the_question_literally_newest_n_oldest_first(
         self, store: AuditStore, make_record: Any

@@ -21,7 +21,7 @@ from asat_web.diff import DiffOp
 from asat_web.sse import SseParser
 
 from .conftest import web_client
-from .stub_research import QUOTE, START, TEXT_2026, V2015, V2026, citation, outcome
+from .stub_research import QUOTE, START, TEXT_2015, TEXT_2026, V2015, V2026, citation, outcome
 
 QUESTION = "What aggregated turnover made a business a small business entity?"
 QUOTE_2026 = "your aggregated turnover is less than $10 million"
@@ -258,3 +258,28 @@ def test_research_failing_is_an_error_event_and_a_page_naming_it() -> None:
 def test_a_page_without_a_question_is_refused() -> None:
     reply = web_client(across_stub()).get("/across-years", params={"question": "  "})
     assert reply.status_code == 422 and "question" in reply.text
+
+
+def test_quotes_every_year_shares_are_folded_and_left_out_of_the_diff() -> None:
+    shared = "(1) You are a small business entity if"  # both texts open with it
+    early, late = year_2015(), year_2026()
+    early["outcome"]["claims"][0]["citations"].append(citation(V2015, shared, 0))
+    late["outcome"]["claims"][0]["citations"].append(citation(V2026, shared, 0, valid_from="2017-07-01", valid_to=None))
+    years = [AcrossYearsYear.model_validate(early), AcrossYearsYear.model_validate(late)]
+    table = table_view(AcrossYearsPlan.model_validate(plan()), years)
+    for row in (r for r in table.rows if isinstance(r, YearRow)):
+        (cell,) = row.cells
+        assert [q.quote for q in cell.folded] == [shared] and cell.folded_same
+        assert shared not in [q.quote for q in cell.shown] and len(cell.quotes) == 2
+    (diff,) = (r for r in table.rows if isinstance(r, DiffRow))
+    assert diff.cells[0] is not None and shared not in "".join(s.text for s in diff.cells[0].segments)
+
+
+def test_a_cell_shows_at_most_four_differing_quotes_and_folds_the_rest() -> None:
+    early = year_2015()
+    early["outcome"]["claims"][0]["citations"] = [citation(V2015, TEXT_2015[k:], k) for k in range(0, 30, 5)]
+    years = [AcrossYearsYear.model_validate(early), AcrossYearsYear.model_validate(year_2026())]
+    row = next(r for r in table_view(AcrossYearsPlan.model_validate(plan()), years).rows if isinstance(r, YearRow))
+    (cell,) = row.cells
+    assert [q.start for q in cell.shown] == [0, 5, 10, 15] and [q.start for q in cell.folded] == [20, 25]
+    assert not cell.folded_same

@@ -6,9 +6,11 @@ what is wrong and what to enter instead.
 from __future__ import annotations
 
 import re
+from urllib.parse import urlsplit
 
 from asat_accounts.errors import AccountsInputError
 from asat_accounts.model import ClientFields
+from asat_corpus.contracts.provider import MAX_BASE_URL_CHARS, MAX_MODEL_CHARS, PROVIDERS
 from asat_corpus.text.abn import abn_digits, abn_is_valid, format_abn
 
 MAX_EMAIL = 254
@@ -72,3 +74,56 @@ def secret_name(text: str) -> str:
             "starting with a letter or digit (e.g. provider.openai)"
         )
     return text
+
+
+PROVIDER_KEY_SECRET = "provider.api_key"  # the sealed secret holding the practice's provider API key
+
+
+def provider_fields(provider: str, base_url: str, model: str) -> tuple[str, str, str]:
+    """A practice's generation provider (one of ``asat_corpus.contracts.provider.PROVIDERS``), its
+    base URL (empty, or an http(s) URL) and model name (empty, or up to 200 characters), trimmed.
+    Whether the provider needs a base URL or a model is for the provider check to say."""
+    kind = provider.strip()
+    if kind not in PROVIDERS:
+        raise AccountsInputError(f"{kind!r} is not a generation provider: choose one of {', '.join(PROVIDERS)}")
+    url = base_url.strip()
+    if url:
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.netloc or any(c.isspace() for c in url):
+            raise AccountsInputError(
+                f"{url!r} is not an http(s) URL: enter the API root, e.g. https://api.openai.com/v1, or leave it blank"
+            )
+        if len(url) > MAX_BASE_URL_CHARS:
+            raise AccountsInputError(f"the base URL is {len(url)} characters long; at most {MAX_BASE_URL_CHARS}")
+    name = model.strip()
+    if len(name) > MAX_MODEL_CHARS or any(ord(c) < 0x20 for c in name):
+        raise AccountsInputError(
+            f"the model name must be at most {MAX_MODEL_CHARS} characters without control characters"
+        )
+    return kind, url, name
+
+
+MAX_ADDRESS = 100
+
+
+def client_address(text: str) -> str:
+    """A client's network address as the web sees it (an IP address), for rate limiting."""
+    address = text.strip()
+    if not address or len(address) > MAX_ADDRESS or any(not c.isprintable() or c.isspace() for c in address):
+        raise AccountsInputError(f"{text!r} is not a client address (1 to {MAX_ADDRESS} printable characters)")
+    return address
+
+
+def positive_id(value: int, what: str) -> str:
+    """``value`` as text when it is a positive integer id (not a bool); else ``AccountsInputError``."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise AccountsInputError(f"{what} id must be a positive integer, got {value!r}")
+    return str(value)
+
+
+def require_password_hash(password_hash: str) -> None:
+    """Refuse anything but an Argon2id hash (a store is never given a password)."""
+    if not password_hash.startswith("$argon2id$"):
+        raise AccountsInputError(
+            "expected an Argon2id password hash (asat_accounts.passwords.hash_password), not a password"
+        )

@@ -36,6 +36,10 @@ APP_PRIVILEGES: Mapping[str, tuple[str, ...]] = {
     "memberships": ("SELECT", "INSERT", "UPDATE", "DELETE"),
     "clients": ("SELECT", "INSERT", "UPDATE", "DELETE"),
     "secrets": ("SELECT", "INSERT", "UPDATE", "DELETE"),
+    "sessions": ("SELECT", "INSERT", "UPDATE", "DELETE"),
+    "sign_in_attempts": ("SELECT", "INSERT", "UPDATE", "DELETE"),
+    "provider_settings": ("SELECT", "INSERT", "UPDATE", "DELETE"),
+    "practice_documents": ("SELECT", "INSERT"),
 }
 
 # The owner's functions the app role may call (each answers a count or ids across practices).

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
+from uuid import UUID
 
 
 class Role(StrEnum):
@@ -141,3 +142,48 @@ class SignedIn:
 
     user: User
     memberships: tuple[Membership, ...]
+
+
+@dataclass(frozen=True)
+class WebSession:
+    """A signed-in browser, as the store holds it now: whose it is, the practice it acts for
+    (``None`` until a member of several chooses one) with the user's current role there, its
+    CSRF token (``repr`` hides it) and its times. The cookie's token is stored nowhere: only its
+    digest (``asat_accounts.sessions.token_digest``)."""
+
+    id: int
+    user: User
+    practice: Membership | None
+    csrf_token: str = field(repr=False)
+    created_at: datetime
+    last_seen_at: datetime
+    expires_at: datetime
+
+
+@dataclass(frozen=True)
+class SignInAttempts:
+    """Failed sign-ins from one address within the window (newest last) and until when the
+    address is locked out (``None``: it is not)."""
+
+    failures: tuple[datetime, ...] = ()
+    locked_until: datetime | None = None
+
+
+@dataclass(frozen=True)
+class ProviderSettings:
+    """The practice's generation provider: which adapter, its base URL and model (``""`` when
+    unset). Its API key is the secret ``provider.api_key``, never a field here."""
+
+    provider: str
+    base_url: str
+    model: str
+    updated_at: datetime
+
+
+@dataclass(frozen=True)
+class PracticeDocument:
+    """A document (extraction's id) uploaded for a practice, and by whom."""
+
+    document_id: UUID
+    added_by: int
+    added_at: datetime

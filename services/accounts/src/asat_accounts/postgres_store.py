@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from datetime import datetime
 from typing import Any, LiteralString, Self
+from uuid import UUID
 
 import psycopg
 from psycopg import errors as pg_errors
@@ -30,7 +32,15 @@ from asat_accounts.errors import (
     AccountsStartupError,
     AccountsStoreError,
 )
-from asat_accounts.fields import display_name, normalise_email, secret_name
+from asat_accounts.fields import (
+    client_address,
+    display_name,
+    normalise_email,
+    provider_fields,
+    secret_name,
+)
+from asat_accounts.fields import positive_id as _id
+from asat_accounts.fields import require_password_hash as _require_hash
 from asat_accounts.memberships import last_owner_problem
 from asat_accounts.migrate import MIGRATE_COMMAND, load_migrations
 from asat_accounts.model import (
@@ -39,11 +49,15 @@ from asat_accounts.model import (
     Member,
     Membership,
     Practice,
+    PracticeDocument,
+    ProviderSettings,
     Role,
     SecretInfo,
     SecretValue,
+    SignInAttempts,
     SignInCandidate,
     User,
+    WebSession,
 )
 from asat_accounts.role_check import require_safe_app_role
 from asat_accounts.secret_box import (
@@ -58,6 +72,8 @@ from asat_accounts.secret_box import (
     open_sealed,
     seal,
 )
+from asat_accounts.sessions import token_digest
+from asat_accounts.throttle import ThrottleRule, after_failure
 
 DATABASE_URL_ENV = "ASAT_DATABASE_URL"
 CONNECT_TIMEOUT_S = 5
@@ -65,6 +81,8 @@ MAX_SECRET_CHARS = 16_384
 _USER_COLUMNS = "u.id, u.email, u.created_at, u.disabled_at"
 _CLIENT_COLUMNS = "id, practice_id, name, abn, notes, created_at, updated_at, archived_at"
 _SECRET_COLUMNS = "name, hint, key_id, created_at, updated_at"
+_SESSION_COLUMNS = "id, user_id, practice_id, csrf_token, created_at, last_seen_at, expires_at"
+_PROVIDER_COLUMNS = "provider, base_url, model, updated_at"
 
 
 def connect(url: str) -> psycopg.Connection[DictRow]:
@@ -173,6 +191,120 @@ class PostgresAccountsStore:
         if changed != 1:
             raise AccountsNotFoundError(f"no user {user_id}: sign in again")
 
+    # --- sign-in attempts and web sessions ----------------------------------------------------
+
+    def sign_in_attempts(self, address: str) -> SignInAttempts:
+        where = client_address(address)
+        with self._transaction({"app.sign_in_address": where}) as conn:
+            row = conn.execute(
+                "SELECT failures, locked_until FROM app.sign_in_attempts WHERE address = %s", (where,)
+            ).fetchone()
+        return SignInAttempts() if row is None else _attempts(row)
+
+    def record_sign_in_failure(self, address: str, now: datetime, rule: ThrottleRule) -> SignInAttempts:
+        where = client_address(address)
+        with self._transaction({"app.sign_in_address": where}) as conn:
+            # The row first, then locked: two failures at once are both counted.
+            conn.execute(
+                "INSERT INTO app.sign_in_attempts (address) VALUES (%s) ON CONFLICT (address) DO NOTHING", (where,)
+            )
+            row = _one(
+                conn,
+                "SELECT failures, locked_until FROM app.sign_in_attempts WHERE address = %s FOR UPDATE",
+                (where,),
+            )
+            updated = after_failure(_attempts(row), now, rule)
+            conn.execute(
+                "UPDATE app.sign_in_attempts SET failures = %s::timestamptz[], locked_until = %s, updated_at = now()"
+                " WHERE address = %s",
+                (list(updated.failures), updated.locked_until, where),
+            )
+        return updated
+
+    def create_session(
+        self,
+        user_id: int,
+        practice_id: int | None,
+        token: str,
+        csrf_token: str,
+        now: datetime,
+        expires_at: datetime,
+    ) -> WebSession:
+        digest = token_digest(token)
+        settings = {"app.session_digest": digest, "app.user_id": _id(user_id, "user")}
+        if practice_id is not None:
+            settings["app.practice_id"] = _id(practice_id, "practice")
+        with self._transaction(settings, conflict="that session token is in use: sign in again") as conn:
+            if practice_id is not None:
+                _require_membership(conn, user_id, practice_id)
+            conn.execute("DELETE FROM app.sessions WHERE user_id = %s AND expires_at <= %s", (user_id, now))
+            row = _one(
+                conn,
+                "INSERT INTO app.sessions (token_digest, user_id, practice_id, csrf_token, created_at, last_seen_at,"
+                f" expires_at) VALUES (%s, %s, %s, %s, %s, %s, %s) RETURNING {_SESSION_COLUMNS}",
+                (digest, user_id, practice_id, csrf_token, now, now, expires_at),
+            )
+            session = _session_of(conn, row)
+        if session is None:  # pragma: no cover - the user was just checked
+            raise AccountsNotFoundError(f"no user {user_id}: sign in again")
+        return session
+
+    def find_session(self, token: str) -> WebSession | None:
+        digest = token_digest(token)
+        with self._transaction({"app.session_digest": digest}) as conn:
+            row = conn.execute(
+                f"SELECT {_SESSION_COLUMNS} FROM app.sessions WHERE token_digest = %s", (digest,)
+            ).fetchone()
+            return None if row is None else _session_of(conn, row)
+
+    def touch_session(self, token: str, now: datetime) -> None:
+        digest = token_digest(token)
+        with self._transaction({"app.session_digest": digest}) as conn:
+            row = conn.execute("SELECT practice_id FROM app.sessions WHERE token_digest = %s", (digest,)).fetchone()
+            if row is None:
+                return
+            if row["practice_id"] is not None:
+                conn.execute("SELECT set_config('app.practice_id', %s, true)", (str(row["practice_id"]),))
+            conn.execute(
+                "UPDATE app.sessions SET last_seen_at = greatest(last_seen_at, %s) WHERE token_digest = %s",
+                (now, digest),
+            )
+
+    def choose_session_practice(self, token: str, practice_id: int) -> WebSession:
+        digest = token_digest(token)
+        chosen = _id(practice_id, "practice")
+        with self._transaction({"app.session_digest": digest}) as conn:
+            row = conn.execute("SELECT user_id FROM app.sessions WHERE token_digest = %s", (digest,)).fetchone()
+            if row is None:
+                raise AccountsNotFoundError("no such session: sign in again")
+            user_id = int(row["user_id"])
+            conn.execute("SELECT set_config('app.user_id', %s, true)", (str(user_id),))
+            _require_membership(conn, user_id, practice_id)
+            conn.execute("SELECT set_config('app.practice_id', %s, true)", (chosen,))
+            updated = _one(
+                conn,
+                f"UPDATE app.sessions SET practice_id = %s WHERE token_digest = %s RETURNING {_SESSION_COLUMNS}",
+                (practice_id, digest),
+            )
+            session = _session_of(conn, updated)
+        if session is None:
+            raise AccountsNotFoundError("no such session: sign in again")
+        return session
+
+    def end_session(self, token: str) -> bool:
+        digest = token_digest(token)
+        with self._transaction({"app.session_digest": digest}) as conn:
+            return conn.execute("DELETE FROM app.sessions WHERE token_digest = %s", (digest,)).rowcount == 1
+
+    def end_other_sessions(self, user_id: int, keep_token: str | None) -> int:
+        keep = token_digest(keep_token) if keep_token is not None else ""
+        with self._transaction({"app.user_id": _id(user_id, "user")}) as conn:
+            return int(
+                conn.execute(
+                    "DELETE FROM app.sessions WHERE user_id = %s AND token_digest <> %s", (user_id, keep)
+                ).rowcount
+            )
+
     # --- in one practice -------------------------------------------------------------------
 
     def practice(self, practice_id: int) -> Practice | None:
@@ -202,6 +334,21 @@ class PostgresAccountsStore:
         _require_hash(password_hash)
         with self._in_practice(practice_id, conflict=f"a user with email {address} already exists") as conn:
             return _insert_member(conn, practice_id, address, password_hash, Role(role))
+
+    def add_existing_member(self, practice_id: int, email: str, role: Role) -> Member:
+        address = normalise_email(email)
+        new_role = Role(role)
+        with self._in_practice(practice_id, conflict=f"{address} is already a member of this practice") as conn:
+            conn.execute("SELECT set_config('app.sign_in_email', %s, true)", (address,))
+            row = conn.execute("SELECT id FROM app.users WHERE email = %s", (address,)).fetchone()
+            if row is None:
+                raise AccountsNotFoundError(f"no user has the email {address}")
+            user_id = int(row["id"])
+            conn.execute(
+                "INSERT INTO app.memberships (practice_id, user_id, role) VALUES (%s, %s, %s)",
+                (practice_id, user_id, new_role.value),
+            )
+            return next(m for m in _members(conn, practice_id) if m.user.id == user_id)
 
     def set_role(self, practice_id: int, user_id: int, role: Role) -> Member:
         new_role = Role(role)
@@ -327,6 +474,47 @@ class PostgresAccountsStore:
                 _store_sealed(conn, int(row["id"]), seal(ring, practice_id, name, value, self._random))
         return len(rows)
 
+    def provider_settings(self, practice_id: int) -> ProviderSettings | None:
+        with self._in_practice(practice_id) as conn:
+            row = conn.execute(f"SELECT {_PROVIDER_COLUMNS} FROM app.provider_settings").fetchone()
+        return None if row is None else _provider(row)
+
+    def save_provider_settings(self, practice_id: int, provider: str, base_url: str, model: str) -> ProviderSettings:
+        kind, url, name = provider_fields(provider, base_url, model)
+        with self._in_practice(practice_id) as conn:
+            row = _one(
+                conn,
+                "INSERT INTO app.provider_settings (practice_id, provider, base_url, model) VALUES (%s, %s, %s, %s)"
+                " ON CONFLICT (practice_id) DO UPDATE SET provider = EXCLUDED.provider, base_url = EXCLUDED.base_url,"
+                f" model = EXCLUDED.model, updated_at = now() RETURNING {_PROVIDER_COLUMNS}",
+                (practice_id, kind, url, name),
+            )
+        return _provider(row)
+
+    def add_documents(self, practice_id: int, user_id: int, document_ids: Sequence[UUID]) -> None:
+        _id(user_id, "user")
+        with self._in_practice(practice_id) as conn:
+            for document_id in dict.fromkeys(document_ids):
+                conn.execute(
+                    "INSERT INTO app.practice_documents (practice_id, document_id, added_by) VALUES (%s, %s, %s)"
+                    " ON CONFLICT (practice_id, document_id) DO NOTHING",
+                    (practice_id, UUID(str(document_id)), user_id),
+                )
+
+    def practice_documents(self, practice_id: int) -> tuple[PracticeDocument, ...]:
+        with self._in_practice(practice_id) as conn:
+            rows = conn.execute(
+                "SELECT document_id, added_by, added_at FROM app.practice_documents ORDER BY added_at DESC, document_id"
+            ).fetchall()
+        return tuple(PracticeDocument(r["document_id"], int(r["added_by"]), r["added_at"]) for r in rows)
+
+    def has_document(self, practice_id: int, document_id: UUID) -> bool:
+        with self._in_practice(practice_id) as conn:
+            row = conn.execute(
+                "SELECT 1 FROM app.practice_documents WHERE document_id = %s", (UUID(str(document_id)),)
+            ).fetchone()
+        return row is not None
+
     # --- connection and transactions -------------------------------------------------------
 
     def _key_ring(self) -> KeyRing:
@@ -422,6 +610,51 @@ def _members(conn: psycopg.Connection[DictRow], practice_id: int) -> tuple[Membe
     return tuple(Member(_user(r), practice_id, Role(r["role"]), r["joined_at"]) for r in rows)
 
 
+def _require_membership(conn: psycopg.Connection[DictRow], user_id: int, practice_id: int) -> None:
+    """Refuse a practice the user (``app.user_id`` set) does not belong to, as not found."""
+    found = conn.execute(
+        "SELECT 1 FROM app.memberships WHERE user_id = %s AND practice_id = %s", (user_id, practice_id)
+    ).fetchone()
+    if found is None:
+        raise AccountsNotFoundError(f"user {user_id} is not a member of practice {practice_id}")
+
+
+def _session_of(conn: psycopg.Connection[DictRow], row: Mapping[str, Any]) -> WebSession | None:
+    """The session ``row`` with its user and their role now (the transaction sees the session)."""
+    user_id = int(row["user_id"])
+    conn.execute("SELECT set_config('app.user_id', %s, true)", (str(user_id),))
+    user_row = conn.execute(f"SELECT {_USER_COLUMNS} FROM app.users u WHERE u.id = %s", (user_id,)).fetchone()
+    if user_row is None or user_row["disabled_at"] is not None:
+        return None
+    membership = None
+    if row["practice_id"] is not None:
+        found = conn.execute(
+            "SELECT m.practice_id, p.name, m.role FROM app.memberships m JOIN app.practices p ON p.id = m.practice_id"
+            " WHERE m.user_id = %s AND m.practice_id = %s",
+            (user_id, row["practice_id"]),
+        ).fetchone()
+        if found is None:  # pragma: no cover - the membership's removal removes its sessions
+            return None
+        membership = Membership(int(found["practice_id"]), str(found["name"]), Role(found["role"]))
+    return WebSession(
+        id=int(row["id"]),
+        user=_user(user_row),
+        practice=membership,
+        csrf_token=str(row["csrf_token"]),
+        created_at=row["created_at"],
+        last_seen_at=row["last_seen_at"],
+        expires_at=row["expires_at"],
+    )
+
+
+def _attempts(row: Mapping[str, Any]) -> SignInAttempts:
+    return SignInAttempts(tuple(row["failures"] or ()), row["locked_until"])
+
+
+def _provider(row: Mapping[str, Any]) -> ProviderSettings:
+    return ProviderSettings(str(row["provider"]), str(row["base_url"]), str(row["model"]), row["updated_at"])
+
+
 def _check_owner_kept(conn: psycopg.Connection[DictRow], practice_id: int, user_id: int, role: Role | None) -> None:
     # Lock the practice's memberships, so two changes cannot each remove "the other" owner.
     conn.execute("SELECT 1 FROM app.memberships WHERE practice_id = %s FOR UPDATE", (practice_id,))
@@ -442,19 +675,6 @@ def _one(conn: psycopg.Connection[DictRow], query: LiteralString, params: tuple[
     if row is None:  # pragma: no cover - every caller's statement returns a row
         raise AccountsStoreError("the database returned no row")
     return row
-
-
-def _id(value: int, what: str) -> str:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise AccountsInputError(f"{what} id must be a positive integer, got {value!r}")
-    return str(value)
-
-
-def _require_hash(password_hash: str) -> None:
-    if not password_hash.startswith("$argon2id$"):
-        raise AccountsInputError(
-            "expected an Argon2id password hash (asat_accounts.passwords.hash_password), not a password"
-        )
 
 
 def _detail(exc: psycopg.Error) -> str:

@@ -5,7 +5,9 @@ Two kinds of operation:
 - **across practices**, before a practice is chosen: counting users (the first-owner hint),
   creating a practice with its first owner, finding the user an email names (sign-in), the
   practices a user belongs to, changing the user's own password hash, listing practice ids
-  (re-encryption);
+  (re-encryption); an address's failed sign-ins (rate limiting); web sessions, found by the
+  token their cookie carries (the store keeps only its digest) and acting for at most one of
+  their user's practices;
 - **in one practice**: every other method takes ``practice_id`` first and runs in one
   transaction with ``app.practice_id`` set to it, so row-level security returns and accepts
   that practice's rows only. Whether the signed-in user may do it (their role) is for the caller
@@ -19,7 +21,10 @@ did not exist.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from datetime import datetime
 from typing import Protocol
+from uuid import UUID
 
 from asat_accounts.model import (
     Client,
@@ -27,11 +32,16 @@ from asat_accounts.model import (
     Member,
     Membership,
     Practice,
+    PracticeDocument,
+    ProviderSettings,
     Role,
     SecretInfo,
     SecretValue,
+    SignInAttempts,
     SignInCandidate,
+    WebSession,
 )
+from asat_accounts.throttle import ThrottleRule
 
 
 class AccountsStore(Protocol):
@@ -64,6 +74,55 @@ class AccountsStore(Protocol):
         """Replace ``user_id``'s password hash (a new password, or a rehash at sign-in)."""
         ...
 
+    # --- sign-in attempts and web sessions ----------------------------------------------------
+
+    def sign_in_attempts(self, address: str) -> SignInAttempts:
+        """The failed sign-ins kept for ``address`` (a client's IP address) and its lockout."""
+        ...
+
+    def record_sign_in_failure(self, address: str, now: datetime, rule: ThrottleRule) -> SignInAttempts:
+        """One more wrong password from ``address`` at ``now``, counted by ``rule``
+        (``asat_accounts.throttle.after_failure``) atomically; the attempts as they now stand."""
+        ...
+
+    def create_session(
+        self,
+        user_id: int,
+        practice_id: int | None,
+        token: str,
+        csrf_token: str,
+        now: datetime,
+        expires_at: datetime,
+    ) -> WebSession:
+        """A new session of ``user_id`` acting for ``practice_id`` (``None``: not chosen yet),
+        found later by ``token``. ``AccountsNotFoundError`` when the user is not a member of that
+        practice. The user's sessions that ended before ``now`` are removed."""
+        ...
+
+    def find_session(self, token: str) -> WebSession | None:
+        """The session ``token`` names, with its user and their current role in its practice;
+        None when there is none, or its user is disabled (its times are for the caller to judge:
+        ``asat_accounts.sessions.session_alive``)."""
+        ...
+
+    def touch_session(self, token: str, now: datetime) -> None:
+        """Record a request of the session at ``now`` (its idle time starts again)."""
+        ...
+
+    def choose_session_practice(self, token: str, practice_id: int) -> WebSession:
+        """The session now acting for ``practice_id``; ``AccountsNotFoundError`` when there is no
+        such session or its user is not a member of that practice."""
+        ...
+
+    def end_session(self, token: str) -> bool:
+        """Remove the session (sign-out); whether there was one."""
+        ...
+
+    def end_other_sessions(self, user_id: int, keep_token: str | None) -> int:
+        """Remove every session of ``user_id`` but ``keep_token``'s (after a password change);
+        how many were removed."""
+        ...
+
     # --- in one practice -------------------------------------------------------------------
 
     def practice(self, practice_id: int) -> Practice | None: ...
@@ -77,6 +136,12 @@ class AccountsStore(Protocol):
     def add_member(self, practice_id: int, email: str, password_hash: str, role: Role) -> Member:
         """A new user, member of the practice with ``role``. ``AccountsConflictError`` when the
         email is taken."""
+        ...
+
+    def add_existing_member(self, practice_id: int, email: str, role: Role) -> Member:
+        """Make the user ``email`` names (a member of another practice) a member of this one too.
+        ``AccountsNotFoundError`` when no user has that email; ``AccountsConflictError`` when they
+        are a member already."""
         ...
 
     def set_role(self, practice_id: int, user_id: int, role: Role) -> Member:
@@ -119,4 +184,25 @@ class AccountsStore(Protocol):
 
     def reencrypt_secrets(self, practice_id: int) -> int:
         """Re-seal every secret of the practice sealed by an older key; how many were."""
+        ...
+
+    def provider_settings(self, practice_id: int) -> ProviderSettings | None:
+        """The practice's generation provider settings; None when never saved."""
+        ...
+
+    def save_provider_settings(self, practice_id: int, provider: str, base_url: str, model: str) -> ProviderSettings:
+        """Save the practice's provider, base URL and model (checked: ``fields.provider_fields``)."""
+        ...
+
+    def add_documents(self, practice_id: int, user_id: int, document_ids: Sequence[UUID]) -> None:
+        """Record documents (extraction's ids) as the practice's, uploaded by ``user_id``; one
+        already recorded is kept as it was."""
+        ...
+
+    def practice_documents(self, practice_id: int) -> tuple[PracticeDocument, ...]:
+        """The practice's documents, newest first."""
+        ...
+
+    def has_document(self, practice_id: int, document_id: UUID) -> bool:
+        """Whether the document is the practice's."""
         ...

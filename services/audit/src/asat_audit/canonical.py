@@ -1,9 +1,10 @@
 """Canonical serialisation of an audit row and the hash chain over it (pure).
 
 The document of a row is a JSON object holding the id, the timestamp and every record field,
-except that ``as_known_on`` (added by migration 0002) and ``shown`` (0003) are present only when
-set: a record without them has exactly the document, and so the hash, it had before the fields
-existed, and rows stored then still verify. ``shown`` enters as the stored JSON text (a string),
+except that ``as_known_on`` (added by migration 0002), ``shown`` (0003) and ``asked_by`` (0005)
+are present only when set: a record without them has exactly the document, and so the hash, it
+had before the fields existed, and rows stored then still verify. ``asked_by`` enters as an
+object with all four keys (``client_id`` null when none). ``shown`` enters as the stored JSON text (a string),
 so the hash covers the exact bytes kept.
 Its canonical form is JSON with sorted keys, no whitespace, ``ensure_ascii=False``, UTF-8;
 dates are ISO 8601 and timestamps are UTC with microseconds (``2024-07-01T03:04:05.000006Z``).
@@ -17,7 +18,7 @@ import json
 from datetime import UTC, date, datetime
 from typing import TypeAlias
 
-from asat_audit.record import AuditCitation, AuditRecord, ReadingListItem, StageLatency
+from asat_audit.record import AskedBy, AuditCitation, AuditRecord, ReadingListItem, StageLatency
 
 JSONValue: TypeAlias = "bool | int | float | str | list[JSONValue] | dict[str, JSONValue] | None"
 Document: TypeAlias = "dict[str, JSONValue]"
@@ -51,6 +52,15 @@ def reading_item_document(item: ReadingListItem) -> Document:
     return {"version_id": item.version_id, "register_ids": list(item.register_ids), "label": item.label}
 
 
+def asked_by_document(asked_by: AskedBy) -> Document:
+    return {
+        "user_id": asked_by.user_id,
+        "user_email": asked_by.user_email,
+        "practice_id": asked_by.practice_id,
+        "client_id": asked_by.client_id,
+    }
+
+
 def latency_document(latency: StageLatency) -> Document:
     return {"stage": latency.stage, "ms": float(latency.ms)}
 
@@ -58,7 +68,7 @@ def latency_document(latency: StageLatency) -> Document:
 def record_document(entry_id: int, recorded_at: datetime, record: AuditRecord) -> Document:
     """The JSON document the hash covers: the row's id and timestamp plus every record field.
 
-    ``as_known_on`` and ``shown`` are left out when ``None`` (see the module docstring).
+    ``as_known_on``, ``shown`` and ``asked_by`` are left out when ``None`` (see the module docstring).
     """
     document: Document = {
         "id": entry_id,
@@ -78,15 +88,20 @@ def record_document(entry_id: int, recorded_at: datetime, record: AuditRecord) -
         "corpus_generation": record.corpus_generation,
         "latencies": [latency_document(latency) for latency in record.latencies],
     }
-    return with_optional_fields(document, record.as_known_on, record.shown)
+    asked_by = asked_by_document(record.asked_by) if record.asked_by is not None else None
+    return with_optional_fields(document, record.as_known_on, record.shown, asked_by)
 
 
-def with_optional_fields(document: Document, as_known_on: date | None, shown: str | None) -> Document:
-    """``document`` with ``as_known_on`` and ``shown`` added when set (unchanged when ``None``)."""
+def with_optional_fields(
+    document: Document, as_known_on: date | None, shown: str | None, asked_by: Document | None = None
+) -> Document:
+    """``document`` with ``as_known_on``, ``shown`` and ``asked_by`` added when set (unchanged when ``None``)."""
     if as_known_on is not None:
         document["as_known_on"] = format_date(as_known_on)
     if shown is not None:
         document["shown"] = shown
+    if asked_by is not None:
+        document["asked_by"] = asked_by
     return document
 
 

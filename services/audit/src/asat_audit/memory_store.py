@@ -17,6 +17,12 @@ def _utc_now() -> datetime:
     return datetime.now(UTC)
 
 
+def _of_practice(entry: AuditEntry, practice_id: int | None) -> bool:
+    """Every row when ``practice_id`` is None; else the rows asked for that practice."""
+    asked = entry.record.asked_by
+    return practice_id is None or (asked is not None and asked.practice_id == practice_id)
+
+
 class InMemoryAuditStore:
     """Keeps entries in a list; ``clock`` stands in for the database clock."""
 
@@ -42,18 +48,21 @@ class InMemoryAuditStore:
                 return self._entries[entry_id - 1]
             return None
 
-    def last(self, n: int) -> tuple[AuditEntry, ...]:
+    def last(self, n: int, practice_id: int | None = None) -> tuple[AuditEntry, ...]:
         if n < 0:
             raise ValueError(f"last(n) needs n >= 0, got {n}")
         with self._lock:
-            return tuple(self._entries[len(self._entries) - n :]) if n else ()
+            found = [e for e in self._entries if _of_practice(e, practice_id)]
+        return tuple(found[len(found) - n :]) if n else ()
 
-    def find(self, contains: str, n: int) -> tuple[AuditEntry, ...]:
+    def find(self, contains: str, n: int, practice_id: int | None = None) -> tuple[AuditEntry, ...]:
         if n < 0:
             raise ValueError(f"find(contains, n) needs n >= 0, got {n}")
         needle = contains.casefold()
         with self._lock:
-            found = [e for e in self._entries if needle in e.record.question.casefold()]
+            found = [
+                e for e in self._entries if needle in e.record.question.casefold() and _of_practice(e, practice_id)
+            ]
         return tuple(found[len(found) - n :]) if n else ()
 
     def iter_entries(self, after_id: int = 0) -> Iterator[AuditEntry]:

@@ -13,6 +13,7 @@ from typing import Any
 from asat_audit.canonical import Document, JSONValue, format_date, format_timestamp, with_optional_fields
 from asat_audit.chain import ChainLink
 from asat_audit.record import (
+    AskedBy,
     AuditCitation,
     AuditEntry,
     AuditRecord,
@@ -27,14 +28,14 @@ Row = Mapping[str, Any]
 COLUMNS = (
     "id, recorded_at, request_id, question, as_of, income_year, decision, reasons, citations,"
     " verified_quotes, reading_list, provider, model, seed, corpus_generation, latencies,"
-    " prev_hash, hash, as_known_on, shown"
+    " prev_hash, hash, as_known_on, shown, asked_by"
 )
 INSERT = (
     "INSERT INTO research.audit_log (" + COLUMNS + ") VALUES"
     " (%(id)s, %(recorded_at)s, %(request_id)s, %(question)s, %(as_of)s, %(income_year)s,"
     " %(decision)s, %(reasons)s, %(citations)s, %(verified_quotes)s, %(reading_list)s,"
     " %(provider)s, %(model)s, %(seed)s, %(corpus_generation)s, %(latencies)s,"
-    " %(prev_hash)s, %(hash)s, %(as_known_on)s, %(shown)s)"
+    " %(prev_hash)s, %(hash)s, %(as_known_on)s, %(shown)s, %(asked_by)s)"
 )
 JSON_COLUMNS = ("reasons", "citations", "verified_quotes", "reading_list", "latencies")
 
@@ -52,7 +53,8 @@ def row_link(row: Row) -> ChainLink:
 def row_document(row: Row) -> Document:
     """The document the row's hash covers, from the stored column values as they are.
 
-    A NULL ``as_known_on`` or ``shown`` leaves the key out, as ``record_document`` does for ``None``.
+    A NULL ``as_known_on``, ``shown`` or ``asked_by`` leaves the key out, as ``record_document``
+    does for ``None``.
     """
     recorded_at = row["recorded_at"]
     as_of = row["as_of"]
@@ -76,7 +78,10 @@ def row_document(row: Row) -> Document:
     for name in JSON_COLUMNS:
         document[name] = row[name]
     document["latencies"] = _latencies_as_stored(row["latencies"])
-    return with_optional_fields(document, as_known_on, shown)
+    asked_by = row.get("asked_by")
+    if asked_by is not None and not isinstance(asked_by, dict):
+        raise TypeError(f"asked_by is {type(asked_by).__name__}, not a JSON object")
+    return with_optional_fields(document, as_known_on, shown, asked_by)
 
 
 def row_entry(row: Row) -> AuditEntry:
@@ -99,6 +104,7 @@ def row_entry(row: Row) -> AuditEntry:
             latencies=tuple(_latency(x) for x in _list(row["latencies"])),
             as_known_on=row["as_known_on"],
             shown=row["shown"],
+            asked_by=None if row.get("asked_by") is None else _asked_by(row["asked_by"]),
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise AuditReadError(
@@ -173,6 +179,19 @@ def _reading_item(value: object) -> ReadingListItem:
         version_id=_str(obj["version_id"]),
         register_ids=tuple(_str(r) for r in _list(obj["register_ids"])),
         label=_str(obj["label"]),
+    )
+
+
+def _asked_by(value: object) -> AskedBy:
+    obj = _dict(value)
+    if set(obj) != {"user_id", "user_email", "practice_id", "client_id"}:
+        raise ValueError(f"asked_by has keys {sorted(obj)}, not user_id, user_email, practice_id, client_id")
+    client = obj["client_id"]
+    return AskedBy(
+        user_id=_int(obj["user_id"]),
+        user_email=_str(obj["user_email"]),
+        practice_id=_int(obj["practice_id"]),
+        client_id=None if client is None else _int(client),
     )
 
 

@@ -36,6 +36,8 @@ STATEMENT_TIMEOUT_MS = 5000
 LOCK_TIMEOUT_MS = 3000
 PAGE_SIZE = 1000
 _SELECT: LiteralString = "SELECT " + COLUMNS + " FROM research.audit_log"
+# The rows one practice asked (index audit_log_practice, migration 0005).
+_OF_PRACTICE: LiteralString = "(asked_by ->> 'practice_id')::bigint = %s"
 
 
 def connect(url: str) -> psycopg.Connection[DictRow]:
@@ -81,17 +83,25 @@ class PostgresAuditLog:
         rows = self._read(_SELECT + " WHERE id = %s", (entry_id,))
         return row_entry(rows[0]) if rows else None
 
-    def last(self, n: int) -> tuple[AuditEntry, ...]:
+    def last(self, n: int, practice_id: int | None = None) -> tuple[AuditEntry, ...]:
         if n < 0:
             raise ValueError(f"last(n) needs n >= 0, got {n}")
-        rows = self._read(_SELECT + " ORDER BY id DESC LIMIT %s", (n,))
+        if practice_id is None:
+            rows = self._read(_SELECT + " ORDER BY id DESC LIMIT %s", (n,))
+        else:
+            rows = self._read(_SELECT + " WHERE " + _OF_PRACTICE + " ORDER BY id DESC LIMIT %s", (practice_id, n))
         return tuple(row_entry(row) for row in reversed(rows))
 
-    def find(self, contains: str, n: int) -> tuple[AuditEntry, ...]:
+    def find(self, contains: str, n: int, practice_id: int | None = None) -> tuple[AuditEntry, ...]:
         if n < 0:
             raise ValueError(f"find(contains, n) needs n >= 0, got {n}")
         pattern = "%" + like_literal(contains) + "%"
-        rows = self._read(_SELECT + " WHERE question ILIKE %s ESCAPE '\\' ORDER BY id DESC LIMIT %s", (pattern, n))
+        if practice_id is None:
+            query = _SELECT + " WHERE question ILIKE %s ESCAPE '\\' ORDER BY id DESC LIMIT %s"
+            rows = self._read(query, (pattern, n))
+        else:
+            query = _SELECT + " WHERE " + _OF_PRACTICE + " AND question ILIKE %s ESCAPE '\\' ORDER BY id DESC LIMIT %s"
+            rows = self._read(query, (practice_id, pattern, n))
         return tuple(row_entry(row) for row in reversed(rows))
 
     def iter_entries(self, after_id: int = 0) -> Iterator[AuditEntry]:
@@ -219,6 +229,7 @@ def _append_locked(conn: psycopg.Connection[DictRow], record: AuditRecord) -> Au
         "as_of": record.as_of,
         "as_known_on": record.as_known_on,
         "shown": record.shown,
+        "asked_by": Jsonb(document["asked_by"]) if record.asked_by is not None else None,
     }
     for name in JSON_COLUMNS:
         params[name] = Jsonb(document[name])

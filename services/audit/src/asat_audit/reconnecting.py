@@ -52,11 +52,11 @@ class ReconnectingAuditStore:
     def get(self, entry_id: int) -> AuditEntry | None:
         return self._ready(AuditReadError).get(entry_id)
 
-    def last(self, n: int) -> tuple[AuditEntry, ...]:
-        return self._ready(AuditReadError).last(n)
+    def last(self, n: int, practice_id: int | None = None) -> tuple[AuditEntry, ...]:
+        return self._ready(AuditReadError).last(n, practice_id)
 
-    def find(self, contains: str, n: int) -> tuple[AuditEntry, ...]:
-        return self._ready(AuditReadError).find(contains, n)
+    def find(self, contains: str, n: int, practice_id: int | None = None) -> tuple[AuditEntry, ...]:
+        return self._ready(AuditReadError).find(contains, n, practice_id)
 
     def iter_entries(self, after_id: int = 0) -> Iterator[AuditEntry]:
         return self._ready(AuditReadError).iter_entries(after_id)

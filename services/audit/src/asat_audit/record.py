@@ -20,6 +20,7 @@ from asat_corpus.contracts.decisions import Decision
 
 MAX_SEED = 2**63 - 1
 MIN_SEED = -(2**63)
+MAX_EMAIL_CHARS = 254
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,27 @@ class StageLatency:
 
 
 @dataclass(frozen=True)
+class AskedBy:
+    """Who asked: the signed-in user (id and email as of asking), the practice they asked for,
+    and the practice's client the question was for (``None``: none chosen). Research takes it from
+    its caller (the web, over the service-token-guarded channel)."""
+
+    user_id: int
+    user_email: str
+    practice_id: int
+    client_id: int | None = None
+
+    def __post_init__(self) -> None:
+        _check_id("asked_by user_id", self.user_id)
+        _check_id("asked_by practice_id", self.practice_id)
+        if self.client_id is not None:
+            _check_id("asked_by client_id", self.client_id)
+        _check_text("asked_by user_email", self.user_email, allow_empty=False)
+        if len(self.user_email) > MAX_EMAIL_CHARS or "@" not in self.user_email:
+            raise ValueError(f"asked_by user_email {self.user_email!r} is not an email address")
+
+
+@dataclass(frozen=True)
 class AuditRecord:
     """Everything the audit log keeps about one question and its outcome.
 
@@ -92,6 +114,8 @@ class AuditRecord:
     less its ``audit_id`` and ``latencies_ms`` (the row's id and ``latencies`` hold those).
     ``None`` for rows written before it existed; kept as text so that the hash covers exactly the
     bytes stored.
+    ``asked_by`` is who asked and for which practice (and client); ``None`` for rows written before
+    it existed and for questions asked without a signed-in user (the terminal client, evaluation).
     """
 
     request_id: str
@@ -110,6 +134,7 @@ class AuditRecord:
     latencies: tuple[StageLatency, ...]
     as_known_on: date | None = None
     shown: str | None = None
+    asked_by: AskedBy | None = None
 
     def __post_init__(self) -> None:
         _check_text("request_id", self.request_id, allow_empty=False)
@@ -127,6 +152,8 @@ class AuditRecord:
             raise ValueError(f"as_known_on must be a date or None, got {self.as_known_on!r}")
         if self.shown is not None:
             _check_shown(self.shown)
+        if self.asked_by is not None and not isinstance(self.asked_by, AskedBy):
+            raise ValueError(f"asked_by must be an AskedBy or None, got {type(self.asked_by).__name__}")
         if self.income_year is not None and not 1 <= self.income_year <= 9999:
             raise ValueError(f"income_year must be between 1 and 9999, got {self.income_year}")
         if self.seed is not None and not MIN_SEED <= self.seed <= MAX_SEED:
@@ -180,6 +207,11 @@ def _check_text(what: str, value: str, *, allow_empty: bool = True) -> None:
         value.encode("utf-8")
     except UnicodeEncodeError as exc:
         raise ValueError(f"{what} is not valid Unicode text ({exc.reason}): remove lone surrogates") from exc
+
+
+def _check_id(what: str, value: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_SEED:
+        raise ValueError(f"{what} must be a positive integer (a bigint), got {value!r}")
 
 
 def _check_shown(shown: str) -> None:

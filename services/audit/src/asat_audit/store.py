@@ -33,13 +33,14 @@ class AuditStore(Protocol):
         """The row with id ``entry_id``, or ``None``."""
         ...
 
-    def last(self, n: int) -> tuple[AuditEntry, ...]:
-        """The last ``n`` rows, oldest first."""
+    def last(self, n: int, practice_id: int | None = None) -> tuple[AuditEntry, ...]:
+        """The last ``n`` rows, oldest first; with ``practice_id``, the last ``n`` asked for that
+        practice (``record.asked_by.practice_id``)."""
         ...
 
-    def find(self, contains: str, n: int) -> tuple[AuditEntry, ...]:
+    def find(self, contains: str, n: int, practice_id: int | None = None) -> tuple[AuditEntry, ...]:
         """The last ``n`` rows whose question contains ``contains`` (case-insensitive, literally:
-        no wildcards), oldest first."""
+        no wildcards), oldest first; with ``practice_id``, of that practice's rows only."""
         ...
 
     def iter_entries(self, after_id: int = 0) -> Iterator[AuditEntry]:

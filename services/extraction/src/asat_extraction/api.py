@@ -6,7 +6,9 @@
 Every error reply is the shared :class:`~asat_corpus.contracts.errors.ErrorBody`: bad input is a
 422 naming each refused field and an unknown route a 404 (``install_error_handlers``); the
 service's own refusals (too many files, nothing readable, an unknown id, the database down) are
-raised here as ``_ApiError`` or ``NotFound``.
+raised here as ``_ApiError`` or ``NotFound``. Built with a service token (as ``python -m
+asat_extraction serve`` always is), every path but ``/healthz`` is a 401 without
+``Authorization: Bearer <token>``.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from fastapi.responses import JSONResponse, Response
 
 from asat_corpus.contracts.errors import ErrorBody
 from asat_corpus.http_errors import install_error_handlers
+from asat_corpus.service_token import ServiceTokenGuard
 from asat_corpus.text.abn import abn_is_valid
 from asat_extraction.api_models import (
     DocumentDetail,
@@ -88,7 +91,14 @@ def _filters(
     return TransactionFilter(review_status, kind, supplier_abn, currency, issued_from, issued_to, limit, offset)
 
 
-def build_app(pipeline: Pipeline, store: DocumentStore, max_files: int, database_check: Any = None) -> FastAPI:
+def build_app(
+    pipeline: Pipeline,
+    store: DocumentStore,
+    max_files: int,
+    database_check: Any = None,
+    service_token: str | None = None,
+) -> FastAPI:
+    """``service_token``: every request but ``/healthz`` must carry it (``None``: open, for in-process tests)."""
     app = FastAPI(
         title="AsAt extraction", version="1", description="Invoices, receipts and credit notes to transactions."
     )
@@ -254,4 +264,6 @@ def build_app(pipeline: Pipeline, store: DocumentStore, max_files: int, database
         return Response(buffer.getvalue(), media_type="text/csv; charset=utf-8",
                         headers={"Content-Disposition": 'attachment; filename="transactions.csv"'})  # fmt: skip
 
+    if service_token is not None:
+        app.add_middleware(ServiceTokenGuard, token=service_token)  # outermost: refused before anything runs
     return app

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from asat_corpus.service_token import ServiceTokenError, read_service_token
 from asat_extraction.composition import ConfigError, build_pipeline, config_from_env
 from asat_extraction.config import ExtractionConfig
 from asat_extraction.pipeline import Failed, Pipeline, Processed
@@ -99,7 +101,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "serve":
             return _serve(config)
         pipeline = build_pipeline(config)
-    except ConfigError as error:
+    except (ConfigError, ServiceTokenError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     return run_extract(pipeline, args.targets, args.out, args.json)
@@ -110,5 +112,6 @@ def _serve(config: ExtractionConfig) -> int:
 
     from asat_extraction.composition import create_app
 
-    uvicorn.run(create_app(config), host=config.host, port=config.port)
+    token = read_service_token(os.environ)  # never served open: no token, no start
+    uvicorn.run(create_app(config, service_token=token), host=config.host, port=config.port)
     return 0

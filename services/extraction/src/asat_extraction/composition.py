@@ -140,8 +140,10 @@ def build_pipeline(config: ExtractionConfig) -> Pipeline:
     return Pipeline(extractor, ocr, config.limits, images=config.provider is not Provider.DETERMINISTIC)
 
 
-def create_app(config: ExtractionConfig | None = None) -> FastAPI:
-    """The HTTP app: migrates schema ``extraction`` and serves it; needs a database URL."""
+def create_app(config: ExtractionConfig | None = None, service_token: str | None = None) -> FastAPI:
+    """The HTTP app: migrates schema ``extraction`` and serves it; needs a database URL. With
+    ``service_token`` every request but ``/healthz`` must carry it (``python -m asat_extraction
+    serve`` always passes ``ASAT_SERVICE_TOKEN``; ``None`` is for in-process tests)."""
     config = config_from_env() if config is None else config
     if config.database_url is None:
         raise ConfigError(
@@ -153,4 +155,10 @@ def create_app(config: ExtractionConfig | None = None) -> FastAPI:
     except (psycopg.Error, MigrationError) as error:
         raise ConfigError(f"ASAT_EXTRACTION_DATABASE_URL: cannot migrate schema extraction: {error}") from None
     store = PostgresStore(config.database_url)
-    return build_app(build_pipeline(config), store, config.max_upload_files, database_check=store.check)
+    return build_app(
+        build_pipeline(config),
+        store,
+        config.max_upload_files,
+        database_check=store.check,
+        service_token=service_token,
+    )

@@ -2,7 +2,9 @@
 
 ``POST /v1/builds`` starts a build (202, its id), ``GET /v1/builds/{id}`` its progress,
 ``GET /v1/index`` the index's generation, counts and embedder, ``POST /v1/search`` a search,
-``GET /healthz`` 200 only when the index may serve (else 503 with what to run).
+``GET /healthz`` 200 only when the index may serve (else 503 with what to run). Built with a
+service token (as ``python -m asat_ingest serve`` always is), every path but ``/healthz`` is a 401
+without ``Authorization: Bearer <token>``.
 
 Every reply is a model (``response_model``): the search and index replies research reads are
 ``asat_corpus.contracts.search``, the others ``asat_ingest.replies``; every error an ``ErrorBody``.
@@ -19,6 +21,7 @@ from asat_corpus.contracts.errors import ErrorBody
 from asat_corpus.contracts.search import IndexInfo, SearchHit, SearchReply, SearchRequest
 from asat_corpus.http_errors import install_error_handlers
 from asat_corpus.http_limits import BodyLimit
+from asat_corpus.service_token import ServiceTokenGuard
 from asat_ingest.replies import BuildProgress, BuildStarted, BuildSummaryOut, IngestHealth
 from asat_ingest.runtime import IndexNotReadyError, IngestRuntime
 from asat_ingest.search import SearchInputError, TemporalViolationError, UnknownActError
@@ -36,10 +39,13 @@ def _error(status: int, error: str, message: str) -> JSONResponse:
 MAX_BODY_BYTES = 64 * 1024
 
 
-def create_app(runtime: IngestRuntime) -> FastAPI:
+def create_app(runtime: IngestRuntime, service_token: str | None = None) -> FastAPI:
+    """``service_token``: every request but ``/healthz`` must carry it (``None``: open, for in-process tests)."""
     app = FastAPI(title="AsAt ingest", version="0.1.0")
     install_error_handlers(app)
     app.add_middleware(BodyLimit, max_bytes=MAX_BODY_BYTES)
+    if service_token is not None:
+        app.add_middleware(ServiceTokenGuard, token=service_token)  # outermost: refused before anything runs
 
     @app.get("/healthz", response_model=IngestHealth, responses={503: {"model": IngestHealth}})
     def healthz(response: Response) -> IngestHealth:

@@ -2,13 +2,14 @@
 
 python -m asat_ingest build [--acts itaa1997,gst1999] [--rulings public|all|none] [--json]
 python -m asat_ingest status [--json]
-python -m asat_ingest serve [--host 127.0.0.1] [--port 8720]
+python -m asat_ingest serve [--host 127.0.0.1] [--port 8720]   (needs ASAT_SERVICE_TOKEN)
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -17,6 +18,7 @@ from dataclasses import replace
 from asat_corpus.corpus_build import load_corpus
 from asat_corpus.env_settings import port_argument
 from asat_corpus.index_scope import IndexScope, RulingScope
+from asat_corpus.service_token import ServiceTokenError, read_service_token
 from asat_corpus.sources import SourcesError
 from asat_ingest.build import BuildError, build_index, index_status
 from asat_ingest.composition import ConfigError, IngestConfig, build_cache, build_embedder, config_from_env
@@ -119,10 +121,11 @@ def _serve(config: IngestConfig, host: str, port: int) -> int:
     from asat_ingest.app import create_app
     from asat_ingest.runtime import IngestRuntime
 
+    token = read_service_token(os.environ)  # never served open: no token, no start
     runtime = IngestRuntime(config)
     print(f"[asat_ingest] {runtime.status().message}", file=sys.stderr, flush=True)
     try:
-        uvicorn.run(create_app(runtime), host=host, port=port, log_level="warning")
+        uvicorn.run(create_app(runtime, service_token=token), host=host, port=port, log_level="warning")
     finally:
         runtime.close()
     return 0
@@ -153,6 +156,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "status":
             return _status(config, args.json)
         return _serve(config, args.host or config.host, args.port or config.port)
-    except (ConfigError, SourcesError, BuildError, EmbedderError, VectorIndexError) as exc:
+    except (ConfigError, ServiceTokenError, SourcesError, BuildError, EmbedderError, VectorIndexError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_FAILED if isinstance(exc, (BuildError, VectorIndexError)) else EXIT_USAGE

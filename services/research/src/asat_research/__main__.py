@@ -2,6 +2,8 @@
 
 ``--host`` and ``--port`` default to ``ASAT_RESEARCH_HOST`` and ``ASAT_RESEARCH_PORT``; a bad
 setting is a one-line error naming the variable and what is allowed (exit 2), never a traceback.
+``ASAT_SERVICE_TOKEN`` is required: every request but ``/healthz`` must carry it, and research
+sends it to ingest and the verifier.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import sys
 
 from asat_audit.store import AuditStartupError
 from asat_corpus.env_settings import port_argument
+from asat_corpus.service_token import ServiceTokenError, read_service_token
 from asat_research.composition import ResearchConfigError, build_service, read_settings
 
 
@@ -25,8 +28,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         settings = read_settings(os.environ)
         host, port = args.host or settings.host, args.port or settings.port
+        token = read_service_token(os.environ)
         service = build_service()
-    except (ResearchConfigError, AuditStartupError) as exc:
+    except (ResearchConfigError, ServiceTokenError, AuditStartupError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     import uvicorn
@@ -35,7 +39,7 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         uvicorn.run(
-            create_app(service.pipeline, service.health, service.anchors, service.max_concurrent),
+            create_app(service.pipeline, service.health, service.anchors, service.max_concurrent, service_token=token),
             host=host,
             port=port,
             log_level="warning",

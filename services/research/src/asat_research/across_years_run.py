@@ -17,6 +17,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date
 
+from asat_audit.record import AskedBy
 from asat_corpus.contracts.across_years import (
     AcrossYearsDone,
     AcrossYearsPlan,
@@ -27,6 +28,7 @@ from asat_corpus.contracts.across_years import (
     PlannedYearOut,
 )
 from asat_research.across_years import MAX_YEARS, ProvisionHistory, YearPlan, plan_years, question_for_year, stretches
+from asat_research.asked_by import audit_asked_by
 from asat_research.corpus_view import provision_label
 from asat_research.outcome_wire import outcome_reply
 from asat_research.pipeline import ResearchOutcome, ResearchPipeline
@@ -54,6 +56,11 @@ class Prepared:
     scope: TemporalScope  # the original answer's period
     max_years: int = MAX_YEARS
 
+    @property
+    def asked_by(self) -> AskedBy | None:
+        """Who asks (each year's audit row records it)."""
+        return audit_asked_by(self.request.asked_by)
+
     def events(self) -> Iterator[AcrossYearsEvent]:
         """``plan``, then one ``year`` per planned year (ascending), then ``done``."""
         original: ResearchOutcome | None = None
@@ -73,7 +80,7 @@ class Prepared:
             if planned.original:
                 outcome = original or self._ask_original()
             else:
-                outcome = self.pipeline.answer(question, income_year=year)
+                outcome = self.pipeline.answer(question, income_year=year, asked_by=self.asked_by)
             audit_ids[year] = outcome.audit_id
             yield AcrossYearsYear(income_year=year, question=question, outcome=outcome_reply(outcome))
         yield AcrossYearsDone(audit_ids=audit_ids)
@@ -83,8 +90,8 @@ class Prepared:
         income year it was read for), the question's words unchanged."""
         request = self.request
         if request.as_of is not None:
-            return self.pipeline.answer(request.question, as_of=request.as_of)
-        return self.pipeline.answer(request.question, income_year=self.scope.income_year)
+            return self.pipeline.answer(request.question, as_of=request.as_of, asked_by=self.asked_by)
+        return self.pipeline.answer(request.question, income_year=self.scope.income_year, asked_by=self.asked_by)
 
     def _question(self, year: int) -> str:
         if year == self.scope.income_year:

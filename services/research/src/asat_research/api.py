@@ -6,7 +6,8 @@ question would be answered for (and whether it and the parameter disagree) witho
 naming it, and one that answers unusably (an error status, a reply that breaks its contract)
 gives 502 naming it: never an answer. Bad input gives 422 saying what to change. Also: the audit
 log (``/v1/audit``), the answer across years (``POST /v1/research/across-years``, streamed), the source
-viewer's data (``/v1/sources/...``) and ``/healthz``.
+viewer's data (``/v1/sources/...``), the provider probe over given settings (``POST /v1/provider/check``)
+and ``/healthz``.
 
 Every reply is a model of ``asat_corpus.contracts`` (``response_model``), built here from the
 pipeline's and the audit log's dataclasses; every error is an ``ErrorBody``.
@@ -32,15 +33,19 @@ from asat_corpus.contracts import across_years as across
 from asat_corpus.contracts import research as wire
 from asat_corpus.contracts.audit_log import AuditEntries, AuditEntryOut, ChainReportOut
 from asat_corpus.contracts.errors import ErrorBody
+from asat_corpus.contracts.provider import ProviderCheckReply, ProviderCheckRequest
 from asat_corpus.contracts.research import ResearchRequest
 from asat_corpus.contracts.source_view import SourceOut
 from asat_corpus.http_errors import install_error_handlers
 from asat_corpus.http_limits import BodyLimit, ConcurrencyCap
 from asat_corpus.redaction import redact_credentials
 from asat_corpus.resolution import resolve
+from asat_corpus.service_token import ServiceTokenGuard
 from asat_research.across_years_run import AcrossYearsRefused, event_name, prepare
+from asat_research.asked_by import audit_asked_by
 from asat_research.outcome_wire import outcome_json, outcome_reply
 from asat_research.pipeline import DependencyUnavailable, ResearchPipeline, StageEvent
+from asat_research.provider_check import check_provider
 from asat_research.reply_redaction import reply_text
 from asat_research.temporal import TemporalError, preview
 from asat_research.timeline_view import act_assents, timeline_json
@@ -140,14 +145,20 @@ def create_app(
     health: dict[str, Any] | None = None,
     anchors: AnchorFiles | None = None,
     max_concurrent: int = DEFAULT_MAX_CONCURRENT,
+    service_token: str | None = None,
 ) -> FastAPI:
     """``anchors``: the audit log's checkpoint file and public key; without them ``/v1/audit/verify``
     checks the chain alone and says so. A body over ``MAX_BODY_BYTES`` is a 413; a question beyond
-    ``max_concurrent`` being answered is a 429 with ``Retry-After``."""
+    ``max_concurrent`` being answered is a 429 with ``Retry-After``. ``service_token``: every request
+    but ``/healthz`` must carry it, else 401 (``python -m asat_research serve`` always passes it;
+    ``None`` is for in-process tests)."""
     app = FastAPI(title="AsAt research", version="0.1.0")
     install_error_handlers(app)
     app.add_middleware(BodyLimit, max_bytes=MAX_BODY_BYTES)
     app.add_middleware(ConcurrencyCap, limit=max_concurrent, paths=ANSWERING_PATHS)
+    if service_token is not None:
+        # Outermost: a request without the token is refused before it takes a slot or is read.
+        app.add_middleware(ServiceTokenGuard, token=service_token)
     checks = health or {}
 
     def _validate(request: ResearchRequest) -> str | None:
@@ -162,7 +173,11 @@ def create_app(
             return _error(422, "invalid_request", problem)
         try:
             outcome = pipeline.answer(
-                request.question, request.income_year, request.as_of, as_known_on=request.as_known_on
+                request.question,
+                request.income_year,
+                request.as_of,
+                as_known_on=request.as_known_on,
+                asked_by=audit_asked_by(request.asked_by),
             )
         except TemporalError as exc:
             return _error(422, "invalid_request", str(exc))
@@ -208,7 +223,11 @@ def create_app(
         def events() -> Iterator[str]:
             try:
                 for event in pipeline.run(
-                    request.question, request.income_year, request.as_of, as_known_on=request.as_known_on
+                    request.question,
+                    request.income_year,
+                    request.as_of,
+                    as_known_on=request.as_known_on,
+                    asked_by=audit_asked_by(request.asked_by),
                 ):
                     yield _stage(event)
             except TemporalError as exc:
@@ -250,6 +269,13 @@ def create_app(
 
         return EventStreamResponse(events(), headers={"cache-control": "no-store"})
 
+    @app.post("/v1/provider/check", response_model=ProviderCheckReply, responses=_errors(400, 422))
+    def provider_check(request: ProviderCheckRequest) -> ProviderCheckReply:
+        """The provider probe (``python -m asat_research.provider_probe``) run against the settings
+        given (the web's provider settings page), not research's own: the same checks, the same
+        verdict. The key is used for the probe's requests and is in no reply or log line."""
+        return check_provider(request)
+
     @app.get("/healthz", response_model=wire.ResearchHealth, responses={503: {"model": wire.ResearchHealth}})
     def healthz(response: Response) -> wire.ResearchHealth:
         results = {name: bool(check()) for name, check in checks.items()}
@@ -266,10 +292,15 @@ def create_app(
             max_length=200,
             description="Only rows whose question contains this text (case-insensitive, taken literally).",
         ),
+        practice_id: int | None = Query(
+            default=None, ge=1, description="Only rows asked for this practice (their asked_by.practice_id)."
+        ),
     ) -> AuditEntries | JSONResponse:
-        """The latest rows, newest first; with ``contains``, the latest whose question contains it."""
+        """The latest rows, newest first; with ``contains``, the latest whose question contains it;
+        with ``practice_id``, of that practice's rows only."""
+        audit = pipeline.ports.audit
         try:
-            entries = pipeline.ports.audit.last(last) if contains is None else pipeline.ports.audit.find(contains, last)
+            entries = audit.last(last, practice_id) if contains is None else audit.find(contains, last, practice_id)
         except AuditReadError as exc:
             return _error(503, "dependency_unavailable", reply_text(AUDIT_LOG, str(exc)), dependency=AUDIT_LOG)
         return AuditEntries(entries=tuple(_entry_reply(e) for e in reversed(entries)))

@@ -8,8 +8,9 @@ reply unchanged. ``--as-known-on DATE`` asks for the law as it then stood: the t
 latest held compilation on or before that day shows it (sent as ``as_known_on`` only when given).
 
 Exit codes: 0 answered; 3 abstained; 2 a usage error, the service not reachable, or the service
-refused the request (422: the question or date; 503: a dependency is down), with a message
-naming the service and what to do.
+refused the request (422: the question or date; 503: a dependency is down; 401: no service
+token), with a message naming the service and what to do. The service requires the service token:
+it is sent from ``ASAT_SERVICE_TOKEN`` (``make up`` writes it to var/secrets/service-token).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from asat_corpus.contracts.decisions import ANSWERED_AS_THEN_STOOD, is_answered
 from asat_corpus.contracts.research import ResearchRequest
+from asat_corpus.service_token import SERVICE_TOKEN_ENV, ServiceTokenError, bearer_headers, optional_service_token
 from asat_research.cli_arguments import positive_seconds
 
 URL_ENV = "ASAT_RESEARCH_URL"
@@ -142,10 +144,11 @@ def research_request(
         raise AskError("; ".join(problems)) from None
 
 
-def post(url: str, request: ResearchRequest, timeout: float) -> httpx.Response:
+def post(url: str, request: ResearchRequest, timeout: float, service_token: str | None = None) -> httpx.Response:
     endpoint = f"{url.rstrip('/')}/v1/research"
+    body = request.model_dump(mode="json", exclude_unset=True)
     try:
-        return httpx.post(endpoint, json=request.model_dump(mode="json", exclude_unset=True), timeout=timeout)
+        return httpx.post(endpoint, json=body, headers=bearer_headers(service_token), timeout=timeout)
     except httpx.TimeoutException:
         raise AskError(
             f"the research service at {url} did not answer within {timeout:g} s; check it with `make status`, "
@@ -167,6 +170,11 @@ def refusal(url: str, response: httpx.Response) -> str:
     message = body.get("message") if isinstance(body, dict) else None
     if response.status_code == 422:
         return f"the research service refused the question (HTTP 422): {message or response.text[:200]}"
+    if response.status_code == 401:
+        return (
+            f"the research service at {url} refused the request (HTTP 401): {message or response.text[:200]}; "
+            f"set {SERVICE_TOKEN_ENV}, e.g. export {SERVICE_TOKEN_ENV}=$(cat var/secrets/service-token)"
+        )
     if response.status_code == 503 and isinstance(body, dict):
         dependency = body.get("dependency", "a dependency")
         return (
@@ -339,10 +347,15 @@ def parser(env: Mapping[str, str]) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None) -> int:
-    args = parser(os.environ if env is None else env).parse_args(argv)
+    values = os.environ if env is None else env
+    args = parser(values).parse_args(argv)
     try:
         request = research_request(args.question, args.income_year, args.as_of, args.as_known_on)
-        response = post(args.url, request, args.timeout)
+        try:
+            token = optional_service_token(values)
+        except ServiceTokenError as exc:
+            raise AskError(str(exc)) from None
+        response = post(args.url, request, args.timeout, token)
         if response.status_code != 200:
             if args.json:
                 print(response.text)

@@ -8,6 +8,7 @@ and ``ASAT_RESEARCH_PORT`` (where ``python -m asat_research serve`` listens) are
 |---|---|---|
 | ``ASAT_INGEST_URL`` | the index service | ``http://127.0.0.1:8720`` |
 | ``ASAT_VERIFIER_URL`` | the verifier service | ``http://127.0.0.1:8710`` |
+| ``ASAT_SERVICE_TOKEN`` | the service token sent to ingest and the verifier (and required of research's callers) | required |
 | ``ASAT_DATABASE_URL`` | Postgres as the audit app role (INSERT+SELECT only) | required |
 | ``ASAT_RERANKER`` | ``domain`` (the trained ranker in ``ASAT_RERANKER_MODEL_DIR``), ``hybrid``, ``embedding-cosine`` or ``cross-encoder`` (with ``ASAT_RERANKER_MODEL``, a path) | ``domain`` |
 | ``ASAT_RERANKER_MODEL_DIR`` | the domain ranker's artifacts and model card | ``models/relevance`` of this checkout |
@@ -32,6 +33,7 @@ from asat_audit.store import AuditStore
 from asat_corpus.corpus_build import CorpusBuild, load_corpus
 from asat_corpus.env_settings import SettingsError
 from asat_corpus.index_scope import IndexScopeError, index_scope_from_env
+from asat_corpus.service_token import ServiceTokenError, read_service_token
 from asat_corpus.vector_config import VectorConfigError, vector_config_from_env
 from asat_research.corpus_view import CorpusView
 from asat_research.gate import GateConfig
@@ -138,10 +140,12 @@ def build_service(
     values = dict(os.environ if env is None else env)
     settings = read_settings(values)
     try:
+        # Ingest and the verifier refuse a request without it: fail here, not on the first question.
+        service_token = read_service_token(values)
         vector_config = vector_config_from_env(values)
         scope = index_scope_from_env(values)
         generator = build_generator(values)
-    except (VectorConfigError, IndexScopeError, GenerationConfigError) as exc:
+    except (ServiceTokenError, VectorConfigError, IndexScopeError, GenerationConfigError) as exc:
         raise ResearchConfigError(str(exc)) from exc
     view = CorpusView(corpus if corpus is not None else load_corpus(), scope, vector_config)
     reranker = build_reranker(settings, view)
@@ -157,8 +161,8 @@ def build_service(
         store = ReconnectingAuditStore(url)
         closers.append(store.close)
         audit = store
-    retriever = HttpRetriever(settings.ingest_url)
-    verifier = HttpVerifierClient(settings.verifier_url)
+    retriever = HttpRetriever(settings.ingest_url, service_token=service_token)
+    verifier = HttpVerifierClient(settings.verifier_url, service_token=service_token)
     closers += [retriever.close, verifier.close]
     pipeline = ResearchPipeline(
         ResearchPorts(

@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from typing import Any
 
-from asat_audit.record import AuditCitation, AuditRecord, ReadingListItem, StageLatency
+from asat_audit.record import AskedBy, AuditCitation, AuditRecord, ReadingListItem, StageLatency
 from asat_audit.store import AuditStore, AuditWriteError
 from asat_corpus.chunking import chunk_id_of
 from asat_corpus.contracts.claims import Claim, Quote
@@ -318,10 +318,12 @@ class ResearchPipeline:
         as_of: date | None = None,
         request_id: str | None = None,
         as_known_on: date | None = None,
+        asked_by: AskedBy | None = None,
     ) -> Iterator[StageEvent]:
         """One event per stage as it finishes, then ``done`` with the outcome: resolve, retrieve,
         rerank, generate, verify, gate, audit; or, for a question refused at resolve, resolve,
-        gate, audit."""
+        gate, audit. ``asked_by`` (who asked, for which practice and client) is recorded in the
+        audit row as given."""
         request = request_id or uuid.uuid4().hex
         timer = StageTimer()
         asked = yield from timer.timed("resolve", lambda: self._resolve(question, income_year, as_of, as_known_on))
@@ -339,7 +341,7 @@ class ResearchPipeline:
         # What the user is shown is fixed before the audit row is written, and the row records it.
         shown = replace(self._outcome(request, scope, judged, reading), period_conflict=conflict)
         recorded = yield from timer.timed(
-            "audit", lambda: self._audit(request, question, scope, judged, reading, latencies, shown)
+            "audit", lambda: self._audit(request, question, scope, judged, reading, latencies, shown, asked_by)
         )
         outcome = replace(shown, audit_id=recorded.audit_id, latencies_ms=timer.rounded_ms(2))
         yield StageEvent("done", timer.total_ms(), {}, outcome)
@@ -351,8 +353,9 @@ class ResearchPipeline:
         as_of: date | None = None,
         request_id: str | None = None,
         as_known_on: date | None = None,
+        asked_by: AskedBy | None = None,
     ) -> ResearchOutcome:
-        for event in self.run(question, income_year, as_of, request_id, as_known_on):
+        for event in self.run(question, income_year, as_of, request_id, as_known_on, asked_by):
             if event.outcome is not None:
                 return event.outcome
         raise AssertionError("the pipeline ended without an outcome")  # pragma: no cover
@@ -503,6 +506,7 @@ class ResearchPipeline:
         reading: tuple[ReadingItem, ...],
         latencies: tuple[StageLatency, ...],
         shown: ResearchOutcome,
+        asked_by: AskedBy | None = None,
     ) -> Recorded:
         result, generation = judged.result, judged.generation
         claims = judged.claims if result.answered else ()
@@ -525,6 +529,7 @@ class ResearchPipeline:
             corpus_generation=self.ports.corpus.generation,
             latencies=latencies,
             shown=shown_text(shown),
+            asked_by=asked_by,
         )
         try:
             entry = self.ports.audit.append(record)

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ValidationError
 
 from asat_corpus.contracts.errors import describe_validation_error
 from asat_corpus.contracts.search import IndexInfo, SearchReply, SearchRequest
+from asat_corpus.service_token import bearer_headers
 from asat_research.retrieval import Hit, RetrievalUnavailable, SearchResult
 from asat_research.unusable_reply import UnusableReply
 
@@ -28,19 +29,27 @@ class IngestReplyError(RetrievalUnavailable, UnusableReply):
 
 
 class HttpRetriever:
-    def __init__(self, base_url: str, timeout_s: float = 10.0, client: httpx.Client | None = None) -> None:
-        """``client`` replaces the HTTP client (tests pass a FastAPI TestClient of the real service)."""
+    def __init__(
+        self,
+        base_url: str,
+        timeout_s: float = 10.0,
+        client: httpx.Client | None = None,
+        service_token: str | None = None,
+    ) -> None:
+        """``client`` replaces the HTTP client (tests pass a FastAPI TestClient of the real service);
+        ``service_token`` is sent with every request (ingest refuses one without it)."""
         self.base_url = base_url.rstrip("/")
         self._client = client if client is not None else httpx.Client(base_url=self.base_url, timeout=timeout_s)
+        self._auth = bearer_headers(service_token)
 
     def _call(self, method: str, path: str, reply_model: type[Reply], body: BaseModel | None = None) -> Reply:
         try:
             if body is None:
-                reply = self._client.request(method, path)
+                reply = self._client.request(method, path, headers=self._auth)
             else:
                 content = body.model_dump_json()
                 reply = self._client.request(
-                    method, path, content=content, headers={"content-type": "application/json"}
+                    method, path, content=content, headers={"content-type": "application/json", **self._auth}
                 )
         except httpx.HTTPError as exc:
             raise RetrievalUnavailable(

@@ -14,6 +14,7 @@ from pydantic import ValidationError
 
 from asat_corpus.contracts.errors import describe_validation_error
 from asat_corpus.contracts.verification import VerificationRequest, VerificationResponse
+from asat_corpus.service_token import bearer_headers
 from asat_research.unusable_reply import UnusableReply
 
 
@@ -32,15 +33,25 @@ class VerifierClient(Protocol):
 
 
 class HttpVerifierClient:
-    def __init__(self, base_url: str, timeout_s: float = 10.0, client: httpx.Client | None = None) -> None:
-        """``client`` replaces the HTTP client (tests pass a FastAPI TestClient of the real service)."""
+    def __init__(
+        self,
+        base_url: str,
+        timeout_s: float = 10.0,
+        client: httpx.Client | None = None,
+        service_token: str | None = None,
+    ) -> None:
+        """``client`` replaces the HTTP client (tests pass a FastAPI TestClient of the real service);
+        ``service_token`` is sent with every request (the verifier refuses one without it)."""
         self.base_url = base_url.rstrip("/")
         self._client = client if client is not None else httpx.Client(base_url=self.base_url, timeout=timeout_s)
+        self._auth = bearer_headers(service_token)
 
     def verify(self, request: VerificationRequest) -> VerificationResponse:
         try:
             reply = self._client.post(
-                "/v1/verify", content=request.model_dump_json(), headers={"content-type": "application/json"}
+                "/v1/verify",
+                content=request.model_dump_json(),
+                headers={"content-type": "application/json", **self._auth},
             )
         except httpx.HTTPError as exc:
             raise VerifierUnavailable(

@@ -1,4 +1,5 @@
-"""HTTP edge: ``POST /v1/verify`` and ``GET /healthz``; 413 beyond the limits, 422 on bad input."""
+"""HTTP edge: ``POST /v1/verify`` and ``GET /healthz``; 413 beyond the limits, 422 on bad input, 401
+without the service token (when the app is built with one, as ``python -m asat_verifier`` does)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pydantic import BaseModel
 from asat_corpus.contracts.errors import ErrorBody
 from asat_corpus.contracts.verification import VerificationRequest, VerificationResponse
 from asat_corpus.http_errors import install_error_handlers
+from asat_corpus.service_token import ServiceTokenGuard
 from asat_verifier.body_limit import BodyLimit, too_large_body
 from asat_verifier.groundedness.port import GroundednessScorer
 from asat_verifier.limits import LimitExceeded, Limits, exceeded_count
@@ -26,7 +28,8 @@ class _TooLarge(Exception):
         self.exceeded = exceeded
 
 
-def build_app(scorer: GroundednessScorer, limits: Limits) -> FastAPI:
+def build_app(scorer: GroundednessScorer, limits: Limits, service_token: str | None = None) -> FastAPI:
+    """``service_token``: every request but ``/healthz`` must carry it (``None``: open, for in-process tests)."""
     app = FastAPI(
         title="AsAt verifier",
         version="1",
@@ -64,4 +67,6 @@ def build_app(scorer: GroundednessScorer, limits: Limits) -> FastAPI:
         return verify(request, scorer)
 
     app.add_middleware(BodyLimit, max_body_bytes=limits.max_body_bytes)
+    if service_token is not None:
+        app.add_middleware(ServiceTokenGuard, token=service_token)  # outermost: refused before anything runs
     return app

@@ -11,6 +11,7 @@ Environment (all optional):
 - ``ASAT_VERIFIER_MAX_BODY_BYTES`` (2000000), ``ASAT_VERIFIER_MAX_CLAIMS`` (100),
   ``ASAT_VERIFIER_MAX_SOURCES`` (200), ``ASAT_VERIFIER_MAX_QUOTES_PER_CLAIM`` (20).
 - ``ASAT_VERIFIER_HOST`` (127.0.0.1), ``ASAT_VERIFIER_PORT`` (8710).
+- ``ASAT_SERVICE_TOKEN``: required by ``python -m asat_verifier`` (``asat_corpus.service_token``).
 
 Read as one :class:`~asat_verifier.settings.VerifierSettings`: a bad value is a
 :class:`ConfigError` naming the variable and what is allowed.
@@ -90,7 +91,9 @@ def build_scorer(config: VerifierConfig) -> GroundednessScorer:
     return NliScorer(config.nli)
 
 
-def create_app(config: VerifierConfig | None = None) -> FastAPI:
-    """The verifier app for ``config`` (read from the environment when not given)."""
+def create_app(config: VerifierConfig | None = None, service_token: str | None = None) -> FastAPI:
+    """The verifier app for ``config`` (read from the environment when not given); with
+    ``service_token``, every request but ``/healthz`` must carry it (``python -m asat_verifier``
+    always passes ``ASAT_SERVICE_TOKEN``; ``None`` is for in-process tests)."""
     config = config_from_env() if config is None else config
-    return build_app(build_scorer(config), config.limits)
+    return build_app(build_scorer(config), config.limits, service_token)

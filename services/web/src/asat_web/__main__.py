@@ -7,11 +7,14 @@ import sys
 
 
 def main() -> int:
+    from asat_corpus.service_token import ServiceTokenError, read_service_token
     from asat_web.settings import WebConfigError, settings_from_env
 
     try:
         settings = settings_from_env(os.environ)
-    except WebConfigError as exc:
+        # Research and extraction refuse every request without the service token: no token, no start.
+        read_service_token(os.environ)
+    except (WebConfigError, ServiceTokenError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     import uvicorn

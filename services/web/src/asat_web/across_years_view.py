@@ -43,6 +43,7 @@ PAGE = "/across-years"
 TABLE = "_across_years_table.html"
 CITED = "cited"
 FIRST_QUOTES = 2  # shown of a cell whose quotes every year shares
+SHOWN_AT_MOST = 4  # quotes shown in a cell before "N more quotes" (folded, one click away)
 READING = "reading list"
 
 
@@ -119,8 +120,9 @@ class QuoteCell:
 class Cell:
     quotes: tuple[QuoteCell, ...]  # every verified quote of the provision that year
     note: str | None = None  # why there is no quote: not held, not cited, still being asked
-    shown: tuple[QuoteCell, ...] = ()  # the quotes whose text another year's do not share (else the first few)
-    folded: tuple[QuoteCell, ...] = ()  # the rest: the same text in every year that quotes the provision
+    shown: tuple[QuoteCell, ...] = ()  # the first quotes whose text another year's do not share (else the first few)
+    folded: tuple[QuoteCell, ...] = ()  # the rest, one click away
+    folded_same: bool = False  # every folded quote's text is quoted in every year that quotes the provision
 
     @property
     def versions(self) -> tuple[str, ...]:
@@ -270,8 +272,8 @@ def _year_row(
 
 
 def _folded(rows: Sequence[YearRow], columns: int) -> list[YearRow]:
-    """Each cell's quotes split: those whose text differs from another year's are shown; those
-    every year quoting the provision shares are folded (when none differs, the first few are shown)."""
+    """Each cell's quotes split: the first few whose text differs from another year's are shown, the
+    rest folded (when none differs, the first few are shown: every year quotes the same)."""
     commons = []
     for column in range(columns):
         quoted = [{q.quote for q in r.cells[column].quotes} for r in rows if r.cells[column].quotes]
@@ -280,8 +282,10 @@ def _folded(rows: Sequence[YearRow], columns: int) -> list[YearRow]:
     for row in rows:
         cells = []
         for cell, common in zip(row.cells, commons, strict=True):
-            shown = tuple(q for q in cell.quotes if q.quote not in common) or cell.quotes[:FIRST_QUOTES]
-            cells.append(replace(cell, shown=shown, folded=tuple(q for q in cell.quotes if q not in shown)))
+            differing = tuple(q for q in cell.quotes if q.quote not in common)
+            shown = differing[:SHOWN_AT_MOST] or cell.quotes[:FIRST_QUOTES]
+            rest = tuple(q for q in cell.quotes if q not in shown)
+            cells.append(replace(cell, shown=shown, folded=rest, folded_same=all(q.quote in common for q in rest)))
         folded.append(replace(row, cells=tuple(cells)))
     return folded
 

@@ -114,10 +114,12 @@ def create_app(
     extraction_client: httpx.AsyncClient | None = None,
 ) -> FastAPI:
     """The app; ``client`` (an httpx client, e.g. over a stub research app) replaces the network,
-    and ``extraction_client`` does the same for the extraction service."""
+    and ``extraction_client`` does the same for the extraction service. Both services get the
+    service token of ``settings`` with every request."""
     settings = settings or WebSettings()
-    research = ResearchClient(settings.research_url, client=client)
-    extraction = ExtractionClient(settings.extraction_url, client=extraction_client)
+    token = settings.service_token
+    research = ResearchClient(settings.research_url, client=client, service_token=token)
+    extraction = ExtractionClient(settings.extraction_url, client=extraction_client, service_token=token)
     renderer = Renderer()
 
     @asynccontextmanager

@@ -19,6 +19,7 @@ import httpx
 from pydantic import BaseModel, ValidationError
 
 from asat_corpus.contracts.errors import describe_validation_error
+from asat_corpus.service_token import bearer_headers
 
 START_HINT = "start it with `python -m asat_extraction serve` (or `make up`), or set ASAT_EXTRACTION_URL"
 SERVICE = "the extraction service"
@@ -172,9 +173,17 @@ class OriginalFile(BaseModel):
 
 
 class ExtractionClient:
-    def __init__(self, base_url: str, client: httpx.AsyncClient | None = None, timeout_s: float = 300.0) -> None:
+    def __init__(
+        self,
+        base_url: str,
+        client: httpx.AsyncClient | None = None,
+        timeout_s: float = 300.0,
+        service_token: str | None = None,
+    ) -> None:
+        """``service_token`` goes with every request: extraction refuses one without it (401)."""
         self.base_url = base_url.rstrip("/")
         self._client = client or httpx.AsyncClient(base_url=self.base_url, timeout=timeout_s)
+        self._auth = bearer_headers(service_token)
 
     async def aclose(self) -> None:
         await self._client.aclose()
@@ -219,7 +228,7 @@ class ExtractionClient:
 
     async def _request(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
         try:
-            return await self._client.request(method, f"{self.base_url}{path}", **kwargs)
+            return await self._client.request(method, f"{self.base_url}{path}", headers=self._auth, **kwargs)
         except httpx.HTTPError as exc:
             raise ExtractionUnavailable(
                 f"{SERVICE} at {self.base_url} cannot be reached ({type(exc).__name__}: {exc}); {START_HINT}"

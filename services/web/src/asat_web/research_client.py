@@ -20,6 +20,7 @@ from asat_corpus.contracts.audit_log import AuditEntries, AuditEntryOut, ChainRe
 from asat_corpus.contracts.errors import describe_validation_error
 from asat_corpus.contracts.research import PeriodPreview, ResearchOutcome
 from asat_corpus.contracts.source_view import SourceOut
+from asat_corpus.service_token import bearer_headers
 from asat_web.source_path import NotASourceId, source_path
 from asat_web.sse import SseEvent, SseParser
 
@@ -47,9 +48,17 @@ class ResearchRejected(Exception):
 
 
 class ResearchClient:
-    def __init__(self, base_url: str, client: httpx.AsyncClient | None = None, timeout_s: float = 120.0) -> None:
+    def __init__(
+        self,
+        base_url: str,
+        client: httpx.AsyncClient | None = None,
+        timeout_s: float = 120.0,
+        service_token: str | None = None,
+    ) -> None:
+        """``service_token`` goes with every request: research refuses one without it (401)."""
         self.base_url = base_url.rstrip("/")
         self._client = client or httpx.AsyncClient(base_url=self.base_url, timeout=timeout_s)
+        self._auth = bearer_headers(service_token)
 
     async def aclose(self) -> None:
         await self._client.aclose()
@@ -58,7 +67,9 @@ class ResearchClient:
     async def stream(self, body: Mapping[str, Any]) -> AsyncIterator[AsyncIterator[SseEvent]]:
         """``POST /v1/research/stream``: the events as they arrive."""
         try:
-            async with self._client.stream("POST", f"{self.base_url}/v1/research/stream", json=dict(body)) as reply:
+            async with self._client.stream(
+                "POST", f"{self.base_url}/v1/research/stream", json=dict(body), headers=self._auth
+            ) as reply:
                 if reply.status_code != 200:
                     await reply.aread()
                     self._raise_for(reply, "POST /v1/research/stream")
@@ -74,7 +85,9 @@ class ResearchClient:
         """``POST /v1/research/across-years``: the plan, each year's outcome, then done, as they arrive."""
         path = "/v1/research/across-years"
         try:
-            async with self._client.stream("POST", f"{self.base_url}{path}", json=dict(body)) as reply:
+            async with self._client.stream(
+                "POST", f"{self.base_url}{path}", json=dict(body), headers=self._auth
+            ) as reply:
                 if reply.status_code != 200:
                     await reply.aread()
                     self._raise_for(reply, f"POST {path}")
@@ -115,7 +128,7 @@ class ResearchClient:
 
     async def _call(self, method: str, path: str, model: type[Reply], **kwargs: Any) -> Reply:
         try:
-            reply = await self._client.request(method, f"{self.base_url}{path}", **kwargs)
+            reply = await self._client.request(method, f"{self.base_url}{path}", headers=self._auth, **kwargs)
         except httpx.HTTPError as exc:
             raise self._unreachable(exc) from exc
         self._raise_for(reply, f"{method} {path}")

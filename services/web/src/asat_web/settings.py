@@ -6,6 +6,7 @@
 | ``ASAT_EXTRACTION_URL`` | the extraction service (Documents pages), an http(s) URL | ``http://127.0.0.1:8750`` |
 | ``ASAT_WEB_HOST`` | the address to listen on | ``127.0.0.1`` |
 | ``ASAT_WEB_PORT`` | the port, 1 to 65535 | ``8740`` |
+| ``ASAT_SERVICE_TOKEN`` | the service token sent to research and extraction (which refuse a request without it); the web itself is not guarded by it | required by ``python -m asat_web`` |
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from asat_corpus.env_settings import (
     SettingsError,
     read_settings,
 )
+from asat_corpus.service_token import ServiceTokenError, optional_service_token
 
 DEFAULT_RESEARCH_URL = "http://127.0.0.1:8730"
 DEFAULT_EXTRACTION_URL = "http://127.0.0.1:8750"
@@ -50,11 +52,16 @@ class WebSettings(EnvSettings):
     audit_rows: int = Field(default=50, ge=1, le=500)  # rows on the audit page; not a setting
     document_rows: int = Field(default=200, ge=1, le=1000)  # transactions on the Documents page; not a setting
     max_upload_files: int = Field(default=50, ge=1, le=1000)  # files one upload form may carry; not a setting
+    # ASAT_SERVICE_TOKEN, read by settings_from_env (checked there, its value never echoed in an error).
+    service_token: str | None = Field(default=None, repr=False, exclude=True)
 
 
 def settings_from_env(env: Mapping[str, str]) -> WebSettings:
-    """The web service's settings; raises :class:`WebConfigError` naming a bad variable."""
+    """The web service's settings; raises :class:`WebConfigError` naming a bad variable. The
+    service token is taken when ``ASAT_SERVICE_TOKEN`` is set (``python -m asat_web`` requires it)."""
     try:
-        return read_settings(WebSettings, env)
-    except SettingsError as exc:
+        settings = read_settings(WebSettings, env)
+        token = optional_service_token(env)
+    except (SettingsError, ServiceTokenError) as exc:
         raise WebConfigError(str(exc)) from None
+    return settings if token is None else settings.model_copy(update={"service_token": token})

@@ -24,6 +24,7 @@ from urllib.parse import quote
 import httpx
 import pytest
 
+from .axe import assert_accessible
 from .live_stack import live_services
 
 pytestmark = [pytest.mark.browser, pytest.mark.corpus, pytest.mark.slow]
@@ -160,7 +161,10 @@ def test_the_answer_across_years_shows_each_years_verified_quote_and_the_gap_bet
     # And the word diff between the two texts quoted.
     assert tab.locator("tr.ay-diff ins", has_text="$10").count() >= 1
     assert tab.locator("tr.ay-diff del", has_text="$2").count() >= 1
-    tab.locator("tr.ay-year").first.scroll_into_view_if_needed()
+    assert_accessible(tab, "across-years")
+    tab.locator("details.ay-folded summary").first.click()  # one cell's folded quotes opened
+    assert_accessible(tab, "across-years, a cell's folded quotes opened")
+    tab.locator("details.ay-folded").first.evaluate("details => { details.open = false; }")
     path = SHOTS / "across-years.png"
     tab.screenshot(path=str(path), full_page=True)
     print(f"screenshot: {path}")
@@ -212,4 +216,5 @@ def test_without_javascript_the_page_renders_the_whole_table(stack: Stack) -> No
     playwright_sync.expect(table).to_contain_text("$10 million")
     playwright_sync.expect(table.locator("tr.ay-gap").first).to_contain_text("Text not held")
     assert tab.locator("script[src]").count() == 0
+    assert_accessible(tab, "across-years without JavaScript")
     tab.context.close()

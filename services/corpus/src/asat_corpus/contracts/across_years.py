@@ -14,7 +14,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from asat_corpus.contracts.research import MAX_QUESTION_CHARS, ResearchOutcome
+from asat_corpus.contracts.research import MAX_QUESTION_CHARS, AskedBy, ResearchOutcome
 
 MAX_SOURCE_IDS = 50
 
@@ -37,6 +37,9 @@ class AcrossYearsRequest(BaseModel):
         max_length=MAX_SOURCE_IDS,
         description="The provision versions the original answer cited (or, for an abstention, its reading "
         "list). When absent, research answers the question for its period first and follows what that cites.",
+    )
+    asked_by: AskedBy | None = Field(
+        default=None, description="Who asks (the web's signed-in user); recorded in each year's audit row."
     )
 
     @field_validator("question")

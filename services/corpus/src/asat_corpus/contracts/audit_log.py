@@ -39,6 +39,15 @@ class StageLatencyOut(_Reply):
     ms: float
 
 
+class AskedByOut(_Reply):
+    """Who asked: the user (id and email as of asking), the practice, and the client (or none)."""
+
+    user_id: int
+    user_email: str
+    practice_id: int
+    client_id: int | None = None
+
+
 class AuditRecordOut(_Reply):
     request_id: str
     question: str
@@ -59,6 +68,11 @@ class AuditRecordOut(_Reply):
         default=None,
         description="What the user was shown: the research outcome as served, less audit_id and latencies_ms; "
         "null for rows written before it was recorded.",
+    )
+    asked_by: AskedByOut | None = Field(
+        default=None,
+        description="Who asked and for which practice (and client); null for rows written before it was "
+        "recorded and for questions asked without a signed-in user (the terminal client, evaluation).",
     )
 
     @field_validator("shown", mode="before")

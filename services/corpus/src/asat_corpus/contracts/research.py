@@ -37,6 +37,22 @@ def refuse_control_characters(question: str) -> str:
     return question
 
 
+MAX_ID = 2**63 - 1
+
+
+class AskedBy(BaseModel):
+    """Who asks: the web's signed-in user, the practice they act for and, optionally, the practice's
+    client the question is for. Research records it in the question's audit row as given: only
+    the web sends it, over the service-token-guarded channel, from its session (never from a form)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    user_id: int = Field(ge=1, le=MAX_ID)
+    user_email: str = Field(min_length=3, max_length=254, pattern=r"^[^@\s]+@[^@\s]+$")
+    practice_id: int = Field(ge=1, le=MAX_ID)
+    client_id: int | None = Field(default=None, ge=1, le=MAX_ID)
+
+
 class ResearchRequest(BaseModel):
     """A question and, at most, one way of saying when (an income year and a day must agree)."""
 
@@ -53,6 +69,9 @@ class ResearchRequest(BaseModel):
         default=None,
         description="A day (YYYY-MM-DD): the law as it then stood, i.e. the text the latest held compilation on "
         "or before that day shows (known time). Give it alone, without income_year or as_of.",
+    )
+    asked_by: AskedBy | None = Field(
+        default=None, description="Who asks and for which practice (and client); recorded in the audit row."
     )
 
     @field_validator("question")

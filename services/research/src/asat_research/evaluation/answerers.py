@@ -13,6 +13,7 @@ from typing import Any, Protocol
 
 import httpx
 
+from asat_corpus.service_token import bearer_headers
 from asat_research.evaluation.records import SystemAnswer, answer_from_json, error_answer
 from asat_research.gold import GoldCase
 
@@ -26,11 +27,19 @@ def _elapsed_ms(started: float) -> float:
 
 
 class HttpAnswerer:
-    """Posts each case to a running research service's ``POST /v1/research``."""
+    """Posts each case to a running research service's ``POST /v1/research`` (with the service
+    token, which the service requires, when given)."""
 
-    def __init__(self, base_url: str, client: httpx.Client | None = None, timeout_s: float = 120.0) -> None:
+    def __init__(
+        self,
+        base_url: str,
+        client: httpx.Client | None = None,
+        timeout_s: float = 120.0,
+        service_token: str | None = None,
+    ) -> None:
         self.base_url = base_url.rstrip("/")
         self._client = client if client is not None else httpx.Client(timeout=timeout_s)
+        self._auth = bearer_headers(service_token)
 
     def close(self) -> None:
         self._client.close()
@@ -44,7 +53,7 @@ class HttpAnswerer:
         url = f"{self.base_url}/v1/research"
         started = time.perf_counter()
         try:
-            response = self._client.post(url, json=body)
+            response = self._client.post(url, json=body, headers=self._auth)
         except httpx.HTTPError as exc:
             return error_answer(
                 f"cannot reach the research service at {url}: {exc} (is `python -m asat_research serve` running?)",

@@ -33,6 +33,7 @@ import yaml
 
 from asat_corpus.corpus_build import CorpusBuild, items_generation, load_corpus
 from asat_corpus.index_scope import index_scope_from_env
+from asat_corpus.service_token import optional_service_token
 from asat_corpus.vector_config import vector_config_from_env
 from asat_research.relevance.candidates import CandidateList, harvest, stderr_progress
 from asat_research.relevance.comparison import compare
@@ -189,8 +190,9 @@ def prepare(url: str, cache_dir: Path) -> Prepared:
     texts = {item.id: item.text for item in items}
     generation = items_generation(items, vector_config_from_env())
     stats = RelevanceStats.build(corpus, (item.text for item in items if item.chunk is not None))
-    retriever = HttpRetriever(url, timeout_s=60.0)
     try:
+        # Ingest refuses a request without the service token (`make models` passes the stack's).
+        retriever = HttpRetriever(url, timeout_s=60.0, service_token=optional_service_token(os.environ))
         live = retriever.index_generation()
     except Exception as exc:
         raise CandidatesUnavailable(
