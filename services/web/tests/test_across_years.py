@@ -87,7 +87,8 @@ def across_stub(events: list[tuple[str, dict[str, Any]]] | None = None, refuse: 
 
     @app.post("/v1/research/across-years", response_model=None)
     def across(body: dict[str, Any]) -> StreamingResponse | JSONResponse:
-        app.state.requests.append(body)
+        # Who asks (asked_by) is the session's, added by the web: the rest is what the page sent.
+        app.state.requests.append({k: v for k, v in body.items() if k != "asked_by"})
         if refuse is not None:
             return JSONResponse({"error": "invalid_request", "message": "no source 'x' is held"}, status_code=refuse)
 

@@ -96,6 +96,19 @@ def test_given_the_cited_sources_it_plans_from_them_and_asks_the_original_year_t
     assert len(f.audit.last(10)) == 3
 
 
+def test_who_asks_is_recorded_in_every_years_audit_row() -> None:
+    f = fakes()
+    asked_by = {"user_id": 3, "user_email": "agent@example.com", "practice_id": 2, "client_id": 9}
+    events = _events(f, {"question": SBE, "income_year": 2026, "asked_by": asked_by})
+    assert [name for name, _ in events] == ["plan", "year", "year", "year", "done"]
+    rows = f.audit.last(10)
+    assert len(rows) == 3
+    for entry in rows:
+        recorded = entry.record.asked_by
+        assert recorded is not None
+        assert (recorded.user_id, recorded.practice_id, recorded.client_id) == (3, 2, 9)
+
+
 def test_an_as_at_day_asks_the_original_year_for_that_day() -> None:
     f = fakes()
     events = _events(f, {"question": SBE, "as_of": "2015-01-01", "source_ids": [SBE_2015]})

@@ -44,9 +44,14 @@
   }
 
   var state = { buffer: "" };
+  var csrfMeta = document.querySelector('meta[name="csrf-token"]');
   fetch("/across-years/stream", {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "text/event-stream" },
+    headers: {
+      "content-type": "application/json",
+      accept: "text/event-stream",
+      "x-csrf-token": csrfMeta ? csrfMeta.getAttribute("content") : ""
+    },
     body: JSON.stringify(body)
   }).then(function (reply) {
     if (!reply.ok) {
