@@ -30,7 +30,7 @@ $ComposeFileName = 'docker-compose.dev.yml'
 $EnvFile = '.env'
 $ExampleFile = '.env.example'
 # Services that run once and exit (restart: "no" in the compose file); the rest must be healthy.
-$OneShotServices = @('audit-migrate', 'audit-keygen', 'ingest-build')
+$OneShotServices = @('audit-migrate', 'audit-keygen', 'ingest-build', 'extraction-migrate', 'accounts-migrate')
 # Secrets generated once (random hex) when empty in .env: the database passwords and the service token.
 $PasswordKeys = @('ASAT_POSTGRES_SUPERUSER_PASSWORD', 'ASAT_DB_OWNER_PASSWORD', 'ASAT_DB_APP_PASSWORD', 'ASAT_SERVICE_TOKEN')
 $Providers = @('aggregator', 'openai_compatible')
@@ -187,10 +187,18 @@ function Add-MissingKeys {
     }
 }
 
+function New-SecretKey {
+    # An ASAT_SECRET_KEY value: key id k1 and 32 random bytes in base64.
+    $bytes = New-Object byte[] 32
+    [Security.Cryptography.RandomNumberGenerator]::Create().GetBytes($bytes)
+    return 'k1:' + [Convert]::ToBase64String($bytes)
+}
+
 function Add-Passwords {
     foreach ($key in $PasswordKeys) {
         if (-not (Get-EnvValue $key $EnvFile)) { Set-EnvValue $key (New-RandomHex) $EnvFile }
     }
+    if (-not (Get-EnvValue 'ASAT_SECRET_KEY' $EnvFile)) { Set-EnvValue 'ASAT_SECRET_KEY' (New-SecretKey) $EnvFile }
 }
 
 function Write-EnvFile([bool]$LocalOnly) {

@@ -18,7 +18,7 @@ COMPOSE_FILE_NAME="docker-compose.dev.yml"
 ENV_FILE=".env"
 EXAMPLE_FILE=".env.example"
 # Services that run once and exit (restart: "no" in the compose file); the rest must be healthy.
-ONE_SHOT_SERVICES=("audit-migrate" "audit-keygen" "ingest-build")
+ONE_SHOT_SERVICES=("audit-migrate" "audit-keygen" "ingest-build" "extraction-migrate" "accounts-migrate")
 # Secrets generated once (random hex) when empty in .env: the database passwords and the service token
 # the internal services require of every caller.
 PASSWORD_KEYS=("ASAT_POSTGRES_SUPERUSER_PASSWORD" "ASAT_DB_OWNER_PASSWORD" "ASAT_DB_APP_PASSWORD" "ASAT_SERVICE_TOKEN")
@@ -114,6 +114,8 @@ set_env_value() {
 valid_value() { [[ "$1" =~ ^[A-Za-z0-9._~+/=:-]*$ ]]; }
 
 random_hex() { od -An -tx1 -N24 /dev/urandom | tr -d ' \n'; }
+# An ASAT_SECRET_KEY value: key id k1 and 32 random bytes in base64.
+random_secret_key() { printf 'k1:%s' "$(head -c 32 /dev/urandom | base64 | tr -d '\n')"; }
 
 # Read one line of the answer into REPLY ('' at end of input).
 ask() {
@@ -191,6 +193,9 @@ fill_passwords() {
       set_env_value "$key" "$(random_hex)" "$ENV_FILE"
     fi
   done
+  if [[ -z "$(env_value ASAT_SECRET_KEY "$ENV_FILE")" ]]; then
+    set_env_value ASAT_SECRET_KEY "$(random_secret_key)" "$ENV_FILE"
+  fi
 }
 
 write_env() {

@@ -4,7 +4,8 @@
     .venv/bin/python scripts/stack.py down     # stops exactly what `up` started
     .venv/bin/python scripts/stack.py status   # each service: pid, health, URL, log
 
-Order: postgres -> migrate -> keys (the audit signing key, when missing) -> checkpointer ->
+Order: postgres -> migrate (the audit log, accounts, extraction; then the first-owner hint, printed
+at the end, never asked) -> keys (the audit signing key, when missing) -> checkpointer ->
 verifier -> index build (when missing or stale) -> ingest -> research -> web -> extraction.
 Each process runs in its own process group; its pid, group and start time go to
 ``<var>/run/<name>.pid`` and its output to ``<var>/log/<name>.log``. A second `up` finds the
@@ -16,6 +17,7 @@ Settings: see ``stack_plan.settings_from_env`` and docs/running.md.
 from __future__ import annotations
 
 import argparse
+import base64
 import importlib.util
 import os
 import secrets
@@ -93,6 +95,39 @@ def ensure_service_token(path: Path) -> str:
     return token
 
 
+SECRET_KEY_ENV = "ASAT_SECRET_KEY"
+LOOPBACK = ("127.", "localhost", "::1")
+
+
+def ensure_secret_key(path: Path) -> str:
+    """The key sealing the practices' secrets (``ASAT_SECRET_KEY``, ``k1:<base64 of 32 bytes>``),
+    kept in ``path``: made once (mode 0600 in a 0700 directory) when missing, else read. Losing it
+    loses the saved provider keys (they must be saved again), so it is never replaced here."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return _kept_secret_key(path)
+    key = "k1:" + base64.b64encode(secrets.token_bytes(32)).decode("ascii")
+    with os.fdopen(descriptor, "w", encoding="utf-8") as sink:
+        sink.write(key + "\n")
+    say(f"secret key: made {path} (mode 600; keep it with the database backups); the web seals provider keys with it")
+    return key
+
+
+def _kept_secret_key(path: Path) -> str:
+    mode = stat.S_IMODE(path.stat().st_mode)
+    if mode & 0o077:
+        raise StackConfigError(f"secret key: {path} may be read by others (mode {mode:o}): run chmod 600 {path}")
+    key = path.read_text(encoding="utf-8").strip()
+    if not key or any(c.isspace() for c in key) or ":" not in key:
+        raise StackConfigError(
+            f"secret key: {path} does not hold an {SECRET_KEY_ENV} value (id:base64): restore it from your "
+            "backup (without it the saved provider keys cannot be read)"
+        )
+    return key
+
+
 @dataclass
 class Stack:
     settings: StackSettings
@@ -103,6 +138,8 @@ class Stack:
     app_role: str | None = None
     missing: list[str] = field(default_factory=list)
     service_token: str | None = None  # read (or made) by `up` from <var>/secrets/service-token
+    secret_key: str | None = None  # ASAT_SECRET_KEY, or read (or made) by `up` from <var>/secrets/secret-key
+    owner_hint: str = ""  # `asat_accounts first-owner-hint`'s output, printed at the end of `up`
 
     @property
     def steps(self) -> tuple[Step, ...]:
@@ -111,11 +148,16 @@ class Stack:
     def env(self, step: Step | None = None) -> dict[str, str]:
         """The environment of ``step``'s process (``None``: a one-shot command); only the
         checkpointer's holds the audit signing key."""
+        # Every service, extraction included, connects as the app role (ASAT_DATABASE_URL); only
+        # the migrate step runs as the owner.
         env = process_env(self.settings, step, self.base_env, self.database_url, self.service_token)
-        # Extraction creates and migrates its own schema (``extraction``) at start: the owner role.
-        owner_url = self.migrate_url if self.settings.embedded_postgres else self.settings.external_migrate_url
-        if owner_url is not None and not env.get("ASAT_EXTRACTION_DATABASE_URL", "").strip():
-            env["ASAT_EXTRACTION_DATABASE_URL"] = owner_url
+        if step is not None and step.name == "web":
+            # The web seals the practices' provider keys (ASAT_SECRET_KEY) and serves plain http on
+            # this machine: its session cookie is not marked Secure there (ASAT_WEB_COOKIE_SECURE).
+            if self.secret_key is not None:
+                env[SECRET_KEY_ENV] = self.secret_key
+            if self.settings.host.startswith(LOOPBACK):
+                env.setdefault("ASAT_WEB_COOKIE_SECURE", "false")
         return env
 
     def embedded(self) -> EmbeddedPostgres:
@@ -129,6 +171,8 @@ class Stack:
         for directory in (self.settings.log_dir, self.settings.run_dir):
             directory.mkdir(parents=True, exist_ok=True)
         self.service_token = ensure_service_token(self.settings.service_token_file)
+        given_key = self.base_env.get(SECRET_KEY_ENV, "").strip()
+        self.secret_key = given_key or ensure_secret_key(self.settings.var_dir / "secrets" / "secret-key")
         for step in self.steps:
             if step.kind is StepKind.POSTGRES:
                 self.postgres_up()
@@ -144,6 +188,8 @@ class Stack:
                 self.service_up(step, step.service)
         entry = self._entry_point()
         say(f"up in {time.monotonic() - started:.1f}s; logs in {self.settings.log_dir}")
+        for line in self.owner_hint.splitlines():
+            say(line)
         return entry
 
     def _entry_point(self) -> str:
@@ -203,6 +249,41 @@ class Stack:
         if done != 0:
             raise StackError(f"migrate: the audit migration failed (exit {done}):\n{log_tail(read_tail(log))}")
         say(f"migrate: {log_tail(read_tail(log), 1).strip()}")
+        # Schema app (accounts: practices, users, sessions, clients), as the same owner and app role
+        # (its fallbacks are the ASAT_AUDIT_* variables set above); then whether anyone can sign in.
+        done = self._run_logged([self.python, "-m", "asat_accounts", "migrate"], env, log, echo=False)
+        if done != 0:
+            raise StackError(f"migrate: the accounts migration failed (exit {done}):\n{log_tail(read_tail(log))}")
+        say(f"migrate: {log_tail(read_tail(log), 1).strip()}")
+        self.owner_hint = self.first_owner_hint()
+        # Schema extraction, as the same owner, granting the same app role (its fallbacks are the
+        # ASAT_AUDIT_* variables set above): extraction then serves as the app role.
+        if importlib.util.find_spec("asat_extraction") is None:
+            raise StackError("migrate: package asat_extraction is not installed; run `make install`")
+        done = self._run_logged([self.python, "-m", "asat_extraction", "migrate"], env, log, echo=False)
+        if done != 0:
+            raise StackError(f"migrate: the extraction migration failed (exit {done}):\n{log_tail(read_tail(log))}")
+        say(f"migrate: {log_tail(read_tail(log), 1).strip()}")
+
+    def first_owner_hint(self) -> str:
+        """What ``python -m asat_accounts first-owner-hint`` prints: while no one can sign in, the
+        command that creates the first owner (printed, never asked: `make up` needs no input)."""
+        try:
+            done = subprocess.run(
+                [self.python, "-m", "asat_accounts", "first-owner-hint"],
+                env=self.env(),
+                capture_output=True,
+                text=True,
+                timeout=60,
+                check=False,
+            )
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            return (
+                f"accounts: could not check for a first owner ({exc}); run `python -m asat_accounts first-owner-hint`"
+            )
+        if done.returncode != 0:
+            return f"accounts: could not check for a first owner: {(done.stderr or done.stdout).strip()}"
+        return done.stdout.strip()
 
     def keys_up(self) -> None:
         """Make the audit signing key pair when the key is missing (``asat_audit keygen``: mode

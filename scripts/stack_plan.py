@@ -41,7 +41,7 @@ class StackConfigError(ValueError):
 
 class StepKind(StrEnum):
     POSTGRES = "postgres"  # the database (embedded, or the server named by ASAT_DATABASE_URL)
-    MIGRATE = "migrate"  # the audit schema, as the owner role
+    MIGRATE = "migrate"  # the audit and extraction schemas, as the owner role (granting the app role)
     INDEX = "index"  # build the index when `asat_ingest status` says missing or stale
     KEYS = "keys"  # the audit signing key pair, made once when the key is missing
     SERVICE = "service"  # a long-running HTTP service with GET /healthz
@@ -274,7 +274,8 @@ def stack_steps(settings: StackSettings) -> tuple[Step, ...]:
             service("research", "asat_research", "serve"),
         ),
         Step("web", StepKind.SERVICE, ("research",), service("web", "asat_web")),
-        # Extraction keeps its documents in its own schema, which it creates as the owner role.
+        # Extraction keeps each practice's documents in its own schema, made by the migrate step;
+        # it serves as the app role (ASAT_DATABASE_URL), which row-level security binds.
         Step("extraction", StepKind.SERVICE, ("migrate",), service("extraction", "asat_extraction", "serve")),
     )
 

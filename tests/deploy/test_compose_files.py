@@ -28,7 +28,7 @@ from compose_model import (
 SCHEMA_PATH = Path(__file__).parent / "fixtures" / "compose_spec.json"
 PINNED_TAG = re.compile(r"^[\w./-]+:v?\d+\.\d+(\.\d+)?([-.][\w.]+)?$")
 SECRET_KEY = re.compile(r"(PASSWORD|API_KEY|SECRET|TOKEN)")
-ONE_SHOTS = {"audit-migrate", "audit-keygen", "ingest-build"}
+ONE_SHOTS = {"audit-migrate", "audit-keygen", "ingest-build", "extraction-migrate", "accounts-migrate"}
 SIGNING_KEY = "ASAT_AUDIT_SIGNING_KEY_FILE"
 
 
@@ -163,6 +163,17 @@ def test_one_shot_jobs_are_the_audit_migration_the_audit_key_and_the_index_build
     assert one_shots(dev_compose) == ONE_SHOTS
     build = services_of(dev_compose)["ingest-build"]
     assert build["command"] == ["python", "-m", "asat_ingest", "build"]
+
+
+def test_extraction_migrates_as_the_owner_and_serves_as_the_app_role(dev_compose: dict[str, Any]) -> None:
+    services = services_of(dev_compose)
+    migrate, extraction = services["extraction-migrate"], services["extraction"]
+    assert migrate["command"] == ["python", "-m", "asat_extraction", "migrate", "--app-role", "asat_app"]
+    assert environment(migrate)["ASAT_EXTRACTION_MIGRATE_URL"].startswith("postgresql://asat_owner:")
+    assert depends_on_targets(extraction)["extraction-migrate"] == "service_completed_successfully"
+    serving = environment(extraction)
+    assert serving["ASAT_EXTRACTION_DATABASE_URL"].startswith("postgresql://asat_app:")
+    assert not any("asat_owner" in str(value) for value in serving.values())
 
 
 def test_research_serves_only_after_the_index_is_built_and_its_dependencies_are_healthy(

@@ -499,3 +499,18 @@ def test_last_run_is_what_the_latest_start_wrote() -> None:
     log = "\n=== 2026-01-01 starting: a\nold failure\n\n=== 2026-01-02 starting: a\nnew failure\n"
     assert last_run(log) == "=== 2026-01-02 starting: a\nnew failure\n"
     assert last_run("no marks\n") == "no marks\n"
+
+
+def test_extraction_serves_as_the_app_role_and_only_migrate_gets_the_owner() -> None:
+    from stack import Stack
+
+    settings = settings_from_env({"ASAT_VAR_DIR": "/v"}, REPO)
+    app_url, owner_url = "postgresql://asat_app:pw@127.0.0.1:1/asat", "postgresql://asat_owner:ow@127.0.0.1:1/asat"
+    stack = Stack(settings, {"PATH": "/bin"}, database_url=app_url, migrate_url=owner_url, app_role="asat_app")
+    steps = {step.name: step for step in stack.steps}
+    assert steps["migrate"].kind is StepKind.MIGRATE and "migrate" in steps["extraction"].depends_on
+    for name in ("extraction", "web", "research"):
+        env = stack.env(steps[name])
+        assert env["ASAT_DATABASE_URL"] == app_url, name
+        assert "ASAT_EXTRACTION_DATABASE_URL" not in env, name
+        assert not any(owner_url in value for value in env.values()), name

@@ -1,4 +1,5 @@
-"""The HTTP API against the real Postgres: upload, dedupe, read back, correct, list, CSV, errors."""
+"""The HTTP API against the real Postgres (as the app role, for one practice): upload, dedupe,
+read back, correct, list, CSV, errors."""
 
 from __future__ import annotations
 
@@ -9,9 +10,8 @@ from collections.abc import Iterator
 import pytest
 from fastapi.testclient import TestClient
 
-from asat_extraction.api import build_app
+from asat_extraction.api import PRACTICE_HEADER, build_app
 from asat_extraction.pipeline import Pipeline
-from asat_extraction.store.migrate import migrate
 from asat_extraction.store.postgres import PostgresStore
 from asat_extraction.testing.postgres import scratch_database
 
@@ -20,10 +20,10 @@ pytestmark = pytest.mark.postgres
 
 @pytest.fixture(scope="module")
 def client(pipeline: Pipeline) -> Iterator[TestClient]:
-    with scratch_database() as url:
-        migrate(url)
-        store = PostgresStore(url)
-        yield TestClient(build_app(pipeline, store, max_files=3, database_check=store.check))
+    with scratch_database() as database:
+        store = PostgresStore(database.app_url)
+        app = build_app(pipeline, store, max_files=3, database_check=store.check)
+        yield TestClient(app, headers={PRACTICE_HEADER: "1"})
 
 
 def upload(client: TestClient, *files: tuple[str, bytes]) -> dict[str, object]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi.testclient import TestClient
 
 from asat_corpus.contracts.errors import ErrorBody
-from asat_extraction.api import build_app
+from asat_extraction.api import PRACTICE_HEADER, build_app
 from asat_extraction.pipeline import Pipeline
 from asat_extraction.store.memory import MemoryStore
 
@@ -24,7 +24,7 @@ def test_database_down_is_503_naming_it(pipeline: Pipeline) -> None:
 
 
 def test_bad_query_and_unknown_id_are_error_bodies(pipeline: Pipeline) -> None:
-    client = TestClient(build_app(pipeline, MemoryStore(), max_files=3))
+    client = TestClient(build_app(pipeline, MemoryStore(), max_files=3), headers={PRACTICE_HEADER: "1"})
     bad = client.get("/v1/transactions", params={"limit": "0"})
     assert bad.status_code == 422
     assert ErrorBody.model_validate(bad.json()).details[0].startswith("query.limit: ")

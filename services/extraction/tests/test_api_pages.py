@@ -11,23 +11,25 @@ from fastapi.testclient import TestClient
 from PIL import Image
 
 from asat_corpus.contracts.errors import ErrorBody
-from asat_extraction.api import build_app
+from asat_extraction.api import PRACTICE_HEADER, build_app
 from asat_extraction.pipeline import Pipeline
 from asat_extraction.store.memory import MemoryStore
 from asat_extraction.store.records import NewDocument
 
 UNKNOWN = "00000000-0000-0000-0000-000000000000"
+PRACTICE = 1
 
 
 @pytest.fixture
 def app(pipeline: Pipeline) -> tuple[TestClient, MemoryStore]:
     store = MemoryStore()
-    return TestClient(build_app(pipeline, store, max_files=3)), store
+    return TestClient(build_app(pipeline, store, max_files=3), headers={PRACTICE_HEADER: str(PRACTICE)}), store
 
 
 def stored(store: MemoryStore, name: str, media_type: str, content: bytes) -> UUID:
     """A document put straight into the store (as an upload would, without reading it)."""
-    document, _, _ = store.add(NewDocument(name, media_type, name, content, "deterministic", {}, {"warnings": []}))
+    new = NewDocument(name, media_type, name, content, "deterministic", {}, {"warnings": []})
+    document, _, _ = store.add(PRACTICE, new)
     return document.id
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from asat_extraction.api import build_app
+from asat_extraction.api import PRACTICE_HEADER, build_app
 from asat_extraction.cli import run_extract
 from asat_extraction.pipeline import Pipeline
 from asat_extraction.store.memory import MemoryStore
@@ -56,7 +56,7 @@ def test_through_the_api(
     pipeline: Pipeline, invoice_pdf: bytes, name: str, make: Callable[[bytes], bytes], cause: str
 ) -> None:
     store = MemoryStore()
-    client = TestClient(build_app(pipeline, store, max_files=5))
+    client = TestClient(build_app(pipeline, store, max_files=5), headers={PRACTICE_HEADER: "1"})
     response = client.post("/v1/documents", files=[("files", (GOOD_NAME, GOOD)), ("files", (name, make(invoice_pdf)))])
     assert response.status_code == 200, response.text
     good, bad = response.json()["results"]

@@ -63,6 +63,21 @@ def test_database_url_falls_back_to_the_stack_one() -> None:
     assert config_from_env(both).database_url == "postgresql://e/f"
 
 
+def test_migrate_url_and_app_role_fall_back_to_the_stacks() -> None:
+    assert (config_from_env({}).migrate_url, config_from_env({}).app_role) == (None, None)
+    stack = {"ASAT_AUDIT_MIGRATE_URL": "postgresql://asat_owner@h/asat", "ASAT_AUDIT_APP_ROLE": "asat_app"}
+    assert (config_from_env(stack).migrate_url, config_from_env(stack).app_role) == (
+        "postgresql://asat_owner@h/asat",
+        "asat_app",
+    )
+    own = stack | {"ASAT_EXTRACTION_MIGRATE_URL": "postgresql://o@h/x", "ASAT_EXTRACTION_APP_ROLE": "x_app"}
+    assert (config_from_env(own).migrate_url, config_from_env(own).app_role) == ("postgresql://o@h/x", "x_app")
+    # Without a role named, the app role is the user the service connects as.
+    assert config_from_env({"ASAT_DATABASE_URL": "postgresql://svc:pw@h/asat"}).app_role == "svc"
+    assert config_from_env({"ASAT_EXTRACTION_DATABASE_URL": "postgresql://h/asat"}).app_role is None
+    assert "pw" not in repr(config_from_env({"ASAT_DATABASE_URL": "postgresql://svc:pw@h/asat"}))
+
+
 # --- model providers ----------------------------------------------------------------------------------
 
 

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 from fastapi.testclient import TestClient
 
-from asat_extraction.api import build_app
+from asat_extraction.api import PRACTICE_HEADER, build_app
 from asat_extraction.cli import main
 from asat_extraction.pipeline import Pipeline
 from asat_extraction.store.memory import MemoryStore
@@ -20,7 +20,8 @@ RECEIPT = ("receipt.txt", b"Acme Pty Ltd\nABN 51 824 753 556\nTotal $22.00\nGST 
 
 @pytest.fixture(scope="module")
 def client(pipeline: Pipeline) -> Iterator[TestClient]:
-    with TestClient(build_app(pipeline, MemoryStore(), max_files=3, service_token=TOKEN)) as test_client:
+    app = build_app(pipeline, MemoryStore(), max_files=3, service_token=TOKEN)
+    with TestClient(app, headers={PRACTICE_HEADER: "1"}) as test_client:
         yield test_client
 
 

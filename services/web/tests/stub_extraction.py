@@ -4,13 +4,16 @@ Each uploaded file becomes a document and a transaction with a fixed extraction 
 Plumbing, total 37.50 read from "Total (inc GST) $37.50" on page 1); a file named ``bad*`` is an
 ``error`` result, the same bytes twice are ``existing``. A PDF has ``PDF_PAGES`` pages, a PNG one,
 a ``.txt`` none (``page_count`` null; its pages route answers 415); every page is the tiny ``PNG``.
-``malformed=True`` answers every read with a body of the wrong shape.
+``malformed=True`` answers every read with a body of the wrong shape. Like extraction, every
+``/v1`` request needs ``X-AsAt-Practice`` (else 400); the values received are kept in
+``app.state.practices``, one per request.
 """
 
 from __future__ import annotations
 
 import hashlib
 import uuid
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -71,6 +74,17 @@ def create_stub(malformed: bool = False) -> FastAPI:
     app.state.contents = {}
     app.state.patches = []
     app.state.uploads = []
+    app.state.practices = []
+
+    @app.middleware("http")
+    async def practice_required(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+        if request.url.path.startswith("/v1/"):
+            practice = request.headers.get("x-asat-practice")
+            app.state.practices.append(practice)
+            if not practice:
+                message = "the request lacks the X-AsAt-Practice header"
+                return JSONResponse({"error": "practice_required", "message": message}, status_code=400)
+        return await call_next(request)
 
     def detail(document_id: str) -> dict[str, Any]:
         document = app.state.documents[document_id]

@@ -7,6 +7,10 @@ the connected role is and may do on each table of schema ``app``, and refuses to
 every problem, when any of these holds, or when a table lacks its row-level security (enabled
 and forced; for a tenant table, one with a ``practice_id`` column, at least one policy) or the
 privileges ``python -m asat_accounts migrate`` grants.
+
+The facts and the rules take the schema as a parameter (``read_schema_facts``, ``unsafe_reasons``
+with ``expected`` and ``exempt``), so another schema under the same rules (``extraction``) is
+checked by this code too; ``require_safe_app_role`` is the accounts store's own check.
 """
 
 from __future__ import annotations
@@ -49,15 +53,19 @@ class RoleFacts:
     superuser: bool
     bypass_rls: bool
     tables: tuple[TableFacts, ...]
+    schema: str = SCHEMA  # the schema the tables are in
 
 
 def unsafe_reasons(
-    facts: RoleFacts, expected: Mapping[str, tuple[str, ...]] = APP_PRIVILEGES
+    facts: RoleFacts,
+    expected: Mapping[str, tuple[str, ...]] = APP_PRIVILEGES,
+    exempt: frozenset[str] = RLS_EXEMPT,
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Why ``facts.role`` must not serve accounts: (what the role is or may do, what the tables lack).
-
-    Both empty when it may.
+    """Why ``facts.role`` must not serve ``facts.schema``: (what the role is or may do, what the
+    tables lack). ``expected``: the privileges granted on each table; ``exempt``: the tables that
+    need no row-level security. Both empty when it may.
     """
+    schema = facts.schema
     role: list[str] = []
     if facts.superuser:
         role.append("is a superuser (row-level security does not apply to it)")
@@ -67,28 +75,41 @@ def unsafe_reasons(
     if owned and not facts.superuser:
         owners = sorted({t.owner for t in owned})
         role.append(
-            f"owns {_names(owned)} (or is a member of their owner {', '.join(repr(o) for o in owners)}), "
+            f"owns {_names(owned, schema)} (or is a member of their owner {', '.join(repr(o) for o in owners)}), "
             "so it could switch row-level security off"
         )
     for privilege in FORBIDDEN_PRIVILEGES:
         holding = [t for t in facts.tables if privilege in t.privileges]
         if holding and not facts.superuser:
-            role.append(f"has {privilege} on {_names(holding)}")
-    missing = [f"{p} on app.{t.name}" for t in facts.tables for p in expected.get(t.name, ()) if p not in t.privileges]
+            role.append(f"has {privilege} on {_names(holding, schema)}")
+    missing = [
+        f"{p} on {schema}.{t.name}" for t in facts.tables for p in expected.get(t.name, ()) if p not in t.privileges
+    ]
     if missing and not facts.superuser:
         role.append(f"lacks {', '.join(missing)}")
     tables: list[str] = []
-    unguarded = [t for t in facts.tables if t.name not in RLS_EXEMPT and not (t.rls_enabled and t.rls_forced)]
+    unguarded = [t for t in facts.tables if t.name not in exempt and not (t.rls_enabled and t.rls_forced)]
     if unguarded:
-        tables.append(f"row-level security is not both enabled and forced on {_names(unguarded)}")
+        tables.append(f"row-level security is not both enabled and forced on {_names(unguarded, schema)}")
     unpolicied = [t for t in facts.tables if t.tenant and t.policies == 0]
     if unpolicied:
-        tables.append(f"tenant table(s) {_names(unpolicied)} have no row-level security policy")
+        tables.append(f"tenant table(s) {_names(unpolicied, schema)} have no row-level security policy")
     return tuple(role), tuple(tables)
 
 
 def read_role_facts(conn: psycopg.Connection[Any]) -> RoleFacts:
     """What the connected role is, and may do on each table of schema ``app``."""
+    facts = read_schema_facts(conn, SCHEMA)
+    if not facts.tables:
+        raise AccountsStartupError(
+            f"schema {SCHEMA} has no tables (or does not exist): run `{MIGRATE_COMMAND}` with "
+            "ASAT_ACCOUNTS_MIGRATE_URL set to the owner role"
+        )
+    return facts
+
+
+def read_schema_facts(conn: psycopg.Connection[Any], schema: str) -> RoleFacts:
+    """What the connected role is, and may do on each table of ``schema`` (none: no tables)."""
     cursor = conn.cursor(row_factory=tuple_row)
     role_row = cursor.execute(
         "SELECT rolname, rolsuper, rolbypassrls FROM pg_roles WHERE rolname = current_user"
@@ -105,13 +126,8 @@ def read_role_facts(conn: psycopg.Connection[Any]) -> RoleFacts:
         + privilege_columns
         + " FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
         " WHERE n.nspname = %s AND c.relkind IN ('r', 'p') ORDER BY c.relname",
-        (SCHEMA,),
+        (schema,),
     ).fetchall()
-    if not rows:
-        raise AccountsStartupError(
-            f"schema {SCHEMA} has no tables (or does not exist): run `{MIGRATE_COMMAND}` with "
-            "ASAT_ACCOUNTS_MIGRATE_URL set to the owner role"
-        )
     tables = tuple(
         TableFacts(
             name=str(row[0]),
@@ -125,7 +141,9 @@ def read_role_facts(conn: psycopg.Connection[Any]) -> RoleFacts:
         )
         for row in rows
     )
-    return RoleFacts(role=str(role_row[0]), superuser=bool(role_row[1]), bypass_rls=bool(role_row[2]), tables=tables)
+    return RoleFacts(
+        role=str(role_row[0]), superuser=bool(role_row[1]), bypass_rls=bool(role_row[2]), tables=tables, schema=schema
+    )
 
 
 def require_safe_app_role(conn: psycopg.Connection[Any]) -> RoleFacts:
@@ -149,5 +167,5 @@ def require_safe_app_role(conn: psycopg.Connection[Any]) -> RoleFacts:
     return facts
 
 
-def _names(tables: list[TableFacts]) -> str:
-    return ", ".join(f"app.{t.name}" for t in tables)
+def _names(tables: list[TableFacts], schema: str = SCHEMA) -> str:
+    return ", ".join(f"{schema}.{t.name}" for t in tables)

@@ -9,6 +9,12 @@ service's own refusals (too many files, nothing readable, an unknown id, the dat
 raised here as ``_ApiError`` or ``NotFound``. Built with a service token (as ``python -m
 asat_extraction serve`` always is), every path but ``/healthz`` is a 401 without
 ``Authorization: Bearer <token>``.
+
+Every route but ``/healthz`` acts for one practice, named by the ``X-AsAt-Practice`` header (the
+practice id the web's signed-in user acts for; trusted because only a caller holding the service
+token gets this far). Without it the reply is a 400 naming the header. The store reads and writes
+that practice's rows only, so another practice's document or transaction id is a 404, exactly as
+an id that does not exist.
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ from datetime import date
 from typing import Annotated, Any
 from uuid import UUID
 
-from fastapi import FastAPI, File, Path, Query, Request, UploadFile
+from fastapi import Depends, FastAPI, File, Header, Path, Query, Request, UploadFile
 from fastapi.responses import JSONResponse, Response
 
 from asat_corpus.contracts.errors import ErrorBody
@@ -61,6 +67,8 @@ PNG_REPLY: dict[int | str, dict[str, Any]] = {
 
 
 DATABASE = "database (Postgres)"
+PRACTICE_HEADER = "X-AsAt-Practice"
+MAX_PRACTICE_ID = 2**63 - 1  # a Postgres bigint
 
 
 class _ApiError(Exception):
@@ -73,6 +81,32 @@ class _ApiError(Exception):
 
 def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
     return {status: {"model": ErrorBody} for status in statuses}
+
+
+def practice_of_request(
+    practice: Annotated[
+        str | None,
+        Header(
+            alias=PRACTICE_HEADER,
+            description="the practice the request acts for (the id of the web's signed-in practice)",
+        ),
+    ] = None,
+) -> int:
+    """The practice id of ``X-AsAt-Practice``; a 400 naming the header when it is missing or not an id."""
+    if practice is None or not practice.strip():
+        message = (
+            f"the request lacks the {PRACTICE_HEADER} header: every route but /healthz acts for one practice; "
+            f"send {PRACTICE_HEADER}: <practice id> (the web sends its signed-in user's practice)"
+        )
+        raise _ApiError(400, ErrorBody(error="practice_required", message=message))
+    raw = practice.strip()
+    if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= MAX_PRACTICE_ID:
+        message = f"{PRACTICE_HEADER}: {raw[:40]!r} is not a practice id (a whole number from 1)"
+        raise _ApiError(400, ErrorBody(error="practice_required", message=message))
+    return int(raw)
+
+
+Practice = Annotated[int, Depends(practice_of_request)]
 
 
 def _cell(value: object) -> object:
@@ -126,8 +160,10 @@ def build_app(
                 raise _ApiError(503, body) from None
         return Health(status="ok", extractor=pipeline.extractor.name, database=database)
 
-    @app.post("/v1/documents", responses=_errors(413, 422))
-    async def upload(files: Annotated[list[UploadFile], File(description="one or more documents")]) -> UploadResponse:
+    @app.post("/v1/documents", responses=_errors(400, 413, 422))
+    async def upload(
+        practice: Practice, files: Annotated[list[UploadFile], File(description="one or more documents")]
+    ) -> UploadResponse:
         if len(files) > max_files:
             message = f"{len(files)} files in one request; send at most {max_files}"
             body = ErrorBody(
@@ -144,6 +180,7 @@ def build_app(
                 continue
             out = extraction_out(result.extraction)
             stored, transaction, created = store.add(
+                practice,
                 NewDocument(
                     name,
                     result.media_type,
@@ -152,7 +189,7 @@ def build_app(
                     result.extraction.extractor,
                     flat_values(out),
                     out.model_dump(mode="json"),
-                )
+                ),
             )
             results.append(
                 UploadResult(
@@ -168,31 +205,31 @@ def build_app(
             raise _ApiError(422, body)
         return UploadResponse(results=results)
 
-    @app.get("/v1/documents/{document_id}", responses=_errors(404, 422))
-    def get_document(document_id: UUID) -> DocumentDetail:
-        document = store.document(document_id)
+    @app.get("/v1/documents/{document_id}", responses=_errors(400, 404, 422))
+    def get_document(practice: Practice, document_id: UUID) -> DocumentDetail:
+        document = store.document(practice, document_id)
         pages = None
         if has_pages(document.media_type):
             try:
-                pages = page_count(document.media_type, store.content(document_id))
+                pages = page_count(document.media_type, store.content(practice, document_id))
             except Unrenderable:
                 pages = None
         return DocumentDetail(
             document=DocumentOut.of(document),
-            transaction=TransactionOut.of(store.transaction_of(document_id)),
+            transaction=TransactionOut.of(store.transaction_of(practice, document_id)),
             page_count=pages,
         )
 
     @app.get(
         "/v1/documents/{document_id}/pages/{page}",
         response_class=Response,
-        responses=PNG_REPLY | _errors(404, 415, 422),
+        responses=PNG_REPLY | _errors(400, 404, 415, 422),
     )
-    def get_page(document_id: UUID, page: PageNumber) -> Response:
+    def get_page(practice: Practice, document_id: UUID, page: PageNumber) -> Response:
         """Page ``page`` (from 1) of a PDF, or frame of a TIFF or image, rendered as PNG for review."""
-        document = store.document(document_id)
+        document = store.document(practice, document_id)
         try:
-            png = render_page(document.media_type, store.content(document_id), page)
+            png = render_page(document.media_type, store.content(practice, document_id), page)
         except NoPages as error:
             raise _ApiError(415, ErrorBody(error="no_pages", message=str(error))) from None
         except PageOutOfRange as error:
@@ -214,18 +251,18 @@ def build_app(
             headers={"X-Content-Type-Options": "nosniff", "Cache-Control": "private, max-age=3600"},
         )
 
-    @app.get("/v1/documents/{document_id}/file", responses=_errors(404, 422))
-    def get_file(document_id: UUID) -> Response:
-        document = store.document(document_id)
+    @app.get("/v1/documents/{document_id}/file", responses=_errors(400, 404, 422))
+    def get_file(practice: Practice, document_id: UUID) -> Response:
+        document = store.document(practice, document_id)
         safe = "".join(c if c.isalnum() or c in "._-" else "_" for c in document.filename)
         return Response(
-            content=store.content(document_id),
+            content=store.content(practice, document_id),
             media_type=document.media_type,
             headers={"Content-Disposition": f'attachment; filename="{safe}"', "X-Content-Type-Options": "nosniff"},
         )
 
-    @app.patch("/v1/transactions/{transaction_id}", responses=_errors(404, 422))
-    def patch_transaction(transaction_id: UUID, patch: TransactionPatch) -> TransactionOut:
+    @app.patch("/v1/transactions/{transaction_id}", responses=_errors(400, 404, 422))
+    def patch_transaction(practice: Practice, transaction_id: UUID, patch: TransactionPatch) -> TransactionOut:
         changes = patch.changes.model_dump(mode="json", exclude_unset=True)
         if not changes and patch.review_status is None:
             raise _ApiError(422, ErrorBody(error="invalid_request", message="send changes, a review_status, or both"))
@@ -233,28 +270,28 @@ def build_app(
             abn = changes["supplier_abn"]
             changes["abn_valid"] = None if abn is None else abn_is_valid(abn)
         status = ReviewStatus(patch.review_status) if patch.review_status else ReviewStatus.CORRECTED
-        return TransactionOut.of(store.correct(transaction_id, patch.who, changes, status, patch.note))
+        return TransactionOut.of(store.correct(practice, transaction_id, patch.who, changes, status, patch.note))
 
-    @app.get("/v1/transactions", responses=_errors(422))
+    @app.get("/v1/transactions", responses=_errors(400, 422))
     def list_transactions(
-        review_status: Status = None, kind: Text = None, supplier_abn: Text = None, currency: Text = None,
+        practice: Practice, review_status: Status = None, kind: Text = None, supplier_abn: Text = None, currency: Text = None,
         issued_from: Day = None, issued_to: Day = None, limit: Limit = 100, offset: Offset = 0,
     ) -> TransactionList:  # fmt: skip
         query = _filters(review_status, kind, supplier_abn, currency, issued_from, issued_to, limit, offset)
-        return TransactionList(transactions=[TransactionOut.of(t) for t in store.transactions(query)])
+        return TransactionList(transactions=[TransactionOut.of(t) for t in store.transactions(practice, query)])
 
-    @app.get("/v1/transactions.csv", response_class=Response, responses=_errors(422))
+    @app.get("/v1/transactions.csv", response_class=Response, responses=_errors(400, 422))
     def transactions_csv(
-        review_status: Status = None, kind: Text = None, supplier_abn: Text = None, currency: Text = None,
+        practice: Practice, review_status: Status = None, kind: Text = None, supplier_abn: Text = None, currency: Text = None,
         issued_from: Day = None, issued_to: Day = None, limit: Limit = 1000, offset: Offset = 0,
     ) -> Response:  # fmt: skip
         query = _filters(review_status, kind, supplier_abn, currency, issued_from, issued_to, limit, offset)
         buffer = io.StringIO()
         writer = csv.writer(buffer)
         writer.writerow(CSV_COLUMNS)
-        for t in store.transactions(query):
+        for t in store.transactions(practice, query):
             v = t.values
-            document = store.document(t.document_id)
+            document = store.document(practice, t.document_id)
             writer.writerow([_cell(value) for value in [
                 t.id, t.document_id, document.filename, t.review_status.value, v.get("kind"), v.get("supplier_name"),
                 v.get("supplier_abn"), v.get("abn_valid"), v.get("invoice_number"), v.get("issue_date"),

@@ -1,10 +1,12 @@
 """The one place the extraction service's adapters are built, from the environment.
 
 Its settings are the ``ASAT_EXTRACTION_*`` variables (and ``ASAT_DATABASE_URL``, the stack's shared
-Postgres, when ``ASAT_EXTRACTION_DATABASE_URL`` is unset), read as one
+Postgres, when ``ASAT_EXTRACTION_DATABASE_URL`` is unset; ``ASAT_AUDIT_MIGRATE_URL`` and
+``ASAT_AUDIT_APP_ROLE``, the stack's owner URL and app role, when ``ASAT_EXTRACTION_MIGRATE_URL``
+and ``ASAT_EXTRACTION_APP_ROLE`` are unset), read as one
 :class:`~asat_extraction.settings.ExtractionSettings`: their defaults and allowed values are there,
 and listed in ``docs/extraction.md``. A bad value is a :class:`ConfigError` naming the variable and
-what is allowed; the HTTP service (``create_app``) also needs a database URL.
+what is allowed; the HTTP service (``create_app``) also needs a database URL, as the app role.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from collections.abc import Mapping
 
 import psycopg
 from fastapi import FastAPI
+from psycopg.conninfo import conninfo_to_dict
 
 from asat_corpus.env_settings import SettingsError, read_settings
 from asat_extraction.api import build_app
@@ -31,8 +34,9 @@ from asat_extraction.model.ollama_adapter import OllamaTransport
 from asat_extraction.model.openai_adapter import OpenAITransport
 from asat_extraction.pipeline import Pipeline
 from asat_extraction.settings import ExtractionSettings
-from asat_extraction.store.migrate import MigrationError, migrate
+from asat_extraction.store.migrate import MIGRATE_COMMAND
 from asat_extraction.store.postgres import PostgresStore
+from asat_extraction.store.role_check import ExtractionStartupError
 
 PROVIDER = "ASAT_EXTRACTION_PROVIDER"
 BASE_URL = "ASAT_EXTRACTION_BASE_URL"
@@ -64,6 +68,11 @@ def config_from_env(env: Mapping[str, str] | None = None) -> ExtractionConfig:
         tesseract=settings.tesseract,
         ocr_language=settings.ocr_language,
         database_url=settings.database_url or settings.stack_database_url,
+        migrate_url=settings.migrate_url or settings.stack_migrate_url,
+        existing_rows_practice=settings.existing_rows_practice,
+        app_role=settings.app_role
+        or settings.stack_app_role
+        or _user_of(settings.database_url or settings.stack_database_url),
         host=settings.host,
         port=settings.port,
         max_upload_files=settings.max_upload_files,
@@ -95,6 +104,17 @@ def _model_config(settings: ExtractionSettings) -> ModelConfig | None:
     else:
         base_url = settings.base_url or ollama_adapter.DEFAULT_BASE_URL
     return ModelConfig(base_url=base_url, model=model, api_key=api_key, timeout=settings.model_timeout)
+
+
+def _user_of(url: str | None) -> str | None:
+    """The user a Postgres URL connects as (``None``: no URL, or none named in it)."""
+    if not url:
+        return None
+    try:
+        user = conninfo_to_dict(url).get("user")
+    except psycopg.ProgrammingError:
+        return None
+    return str(user) if user else None
 
 
 def _required(value: str | None, variable: str, provider: Provider, what: str) -> str:
@@ -141,20 +161,27 @@ def build_pipeline(config: ExtractionConfig) -> Pipeline:
 
 
 def create_app(config: ExtractionConfig | None = None, service_token: str | None = None) -> FastAPI:
-    """The HTTP app: migrates schema ``extraction`` and serves it; needs a database URL. With
+    """The HTTP app over schema ``extraction``; needs a database URL as the app role, with the
+    schema migrated (``python -m asat_extraction migrate``, as the owner). It refuses to start
+    (``ConfigError``, naming every problem) as a role row-level security would not bind (the
+    owner, a superuser, ``BYPASSRLS``) or over a schema that is missing or behind the code. With
     ``service_token`` every request but ``/healthz`` must carry it (``python -m asat_extraction
     serve`` always passes ``ASAT_SERVICE_TOKEN``; ``None`` is for in-process tests)."""
     config = config_from_env() if config is None else config
     if config.database_url is None:
         raise ConfigError(
-            "the HTTP service needs Postgres: set ASAT_EXTRACTION_DATABASE_URL (or ASAT_DATABASE_URL), "
-            "e.g. postgresql://asat@127.0.0.1:5432/asat"
+            "the HTTP service needs Postgres: set ASAT_EXTRACTION_DATABASE_URL (or ASAT_DATABASE_URL) to the app "
+            "role's URL, e.g. postgresql://asat_app@127.0.0.1:5432/asat, after "
+            f"`{MIGRATE_COMMAND}` (as the owner role) has made schema extraction"
         )
     try:
-        migrate(config.database_url)
-    except (psycopg.Error, MigrationError) as error:
-        raise ConfigError(f"ASAT_EXTRACTION_DATABASE_URL: cannot migrate schema extraction: {error}") from None
-    store = PostgresStore(config.database_url)
+        store = PostgresStore(config.database_url)
+    except ExtractionStartupError as error:
+        raise ConfigError(str(error)) from None
+    except psycopg.Error as error:
+        raise ConfigError(
+            f"ASAT_EXTRACTION_DATABASE_URL (or ASAT_DATABASE_URL): cannot use the database: {str(error).strip()}"
+        ) from None
     return build_app(
         build_pipeline(config),
         store,

@@ -41,9 +41,13 @@ class ExtractionConfig:
     limits: InputLimits
     tesseract: str
     ocr_language: str
-    database_url: str | None
+    database_url: str | None = field(repr=False)  # the app role's: the service connects as it
     host: str
     port: int
     max_upload_files: int
     model: ModelConfig | None = None  # set for every provider but deterministic
     ocr: OcrChoice = OcrChoice.TESSERACT
+    # `python -m asat_extraction migrate`: the owner role's URL and the app role it grants.
+    migrate_url: str | None = field(default=None, repr=False)
+    app_role: str | None = None
+    existing_rows_practice: int | None = None  # who owns documents stored before practices (migrate)

@@ -84,6 +84,33 @@ class ExtractionSettings(EnvSettings):
         validation_alias="ASAT_DATABASE_URL",
         description=f"the stack's shared Postgres, used when ASAT_EXTRACTION_DATABASE_URL is unset: {DATABASE_ALLOWED}",
     )
+    migrate_url: str | None = Field(
+        default=None,
+        validation_alias="ASAT_EXTRACTION_MIGRATE_URL",
+        description=f"the owner role's Postgres URL, for `python -m asat_extraction migrate`: {DATABASE_ALLOWED}",
+    )
+    stack_migrate_url: str | None = Field(
+        default=None,
+        validation_alias="ASAT_AUDIT_MIGRATE_URL",
+        description=f"the stack's owner URL, used when ASAT_EXTRACTION_MIGRATE_URL is unset: {DATABASE_ALLOWED}",
+    )
+    app_role: str | None = Field(
+        default=None,
+        validation_alias="ASAT_EXTRACTION_APP_ROLE",
+        description="the role `migrate` grants the service's privileges to (the user of the service's URL)",
+    )
+    stack_app_role: str | None = Field(
+        default=None,
+        validation_alias="ASAT_AUDIT_APP_ROLE",
+        description="the stack's app role, used when ASAT_EXTRACTION_APP_ROLE is unset",
+    )
+    existing_rows_practice: int | None = Field(
+        default=None,
+        ge=1,
+        validation_alias="ASAT_EXTRACTION_EXISTING_ROWS_PRACTICE",
+        description="a practice id (a whole number from 1): the practice `migrate` gives documents stored before "
+        "documents belonged to a practice",
+    )
     max_upload_files: int = Field(
         default=20, ge=1, validation_alias="ASAT_EXTRACTION_MAX_FILES", description=AT_LEAST_ONE
     )

@@ -6,6 +6,10 @@ against its model. Failures become :class:`ExtractionUnavailable` (the service c
 or answered 503: says how to start it), :class:`ExtractionRejected` (it refused the request
 itself, 404, 413, 415 or 422: carries its message) or :class:`ExtractionReplyError` (any other error
 status, or a reply that breaks the shape: the pages answer 502 naming the extraction service).
+
+Every call acts for one practice (``practice_id``, the signed-in session's: ``asat_web.auth.practice_id``),
+sent as ``X-AsAt-Practice``; extraction shows and changes that practice's documents only, and
+answers 404 for another practice's ids.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ SERVICE = "the extraction service"
 REFUSALS = frozenset({404, 413, 415, 422})
 Reply = TypeVar("Reply", bound=BaseModel)
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+PRACTICE_HEADER = "X-AsAt-Practice"
 ReviewStatus = Literal["pending", "confirmed", "corrected", "rejected"]
 # The fields of a transaction, in the order the review view lists them.
 FIELDS = (
@@ -188,28 +193,28 @@ class ExtractionClient:
     async def aclose(self) -> None:
         await self._client.aclose()
 
-    async def upload(self, uploads: Sequence[Upload]) -> UploadReply:
+    async def upload(self, practice_id: int, uploads: Sequence[Upload]) -> UploadReply:
         """``POST /v1/documents``: every file in one multipart request, one result per file."""
         files = [("files", (u.filename, u.content, u.media_type)) for u in uploads]
-        return await self._call("POST", "/v1/documents", UploadReply, files=files)
+        return await self._call(practice_id, "POST", "/v1/documents", UploadReply, files=files)
 
-    async def document(self, document_id: UUID) -> DocumentDetail:
-        return await self._call("GET", f"/v1/documents/{document_id}", DocumentDetail)
+    async def document(self, practice_id: int, document_id: UUID) -> DocumentDetail:
+        return await self._call(practice_id, "GET", f"/v1/documents/{document_id}", DocumentDetail)
 
-    async def original(self, document_id: UUID) -> OriginalFile:
+    async def original(self, practice_id: int, document_id: UUID) -> OriginalFile:
         """``GET /v1/documents/{id}/file``: the uploaded bytes and their media type."""
         where = f"GET /v1/documents/{document_id}/file"
-        reply = await self._request("GET", f"/v1/documents/{document_id}/file")
+        reply = await self._request(practice_id, "GET", f"/v1/documents/{document_id}/file")
         self._raise_for(reply, where)
         if reply.status_code != 200:
             raise ExtractionReplyError(f"{SERVICE} answered {reply.status_code} to {where}")
         media_type = reply.headers.get("content-type", "application/octet-stream").split(";")[0].strip()
         return OriginalFile(content=reply.content, media_type=media_type)
 
-    async def page(self, document_id: UUID, page: int) -> OriginalFile:
+    async def page(self, practice_id: int, document_id: UUID, page: int) -> OriginalFile:
         """``GET /v1/documents/{id}/pages/{page}``: that page (from 1) rendered as a PNG."""
         where = f"GET /v1/documents/{document_id}/pages/{page}"
-        reply = await self._request("GET", f"/v1/documents/{document_id}/pages/{page}")
+        reply = await self._request(practice_id, "GET", f"/v1/documents/{document_id}/pages/{page}")
         self._raise_for(reply, where)
         media_type = reply.headers.get("content-type", "").split(";")[0].strip()
         if reply.status_code != 200 or media_type != "image/png" or not reply.content.startswith(PNG_SIGNATURE):
@@ -219,23 +224,24 @@ class ExtractionClient:
             )
         return OriginalFile(content=reply.content, media_type=media_type)
 
-    async def transactions(self, limit: int = 200) -> TransactionList:
-        return await self._call("GET", "/v1/transactions", TransactionList, params={"limit": limit})
+    async def transactions(self, practice_id: int, limit: int = 200) -> TransactionList:
+        return await self._call(practice_id, "GET", "/v1/transactions", TransactionList, params={"limit": limit})
 
-    async def correct(self, transaction_id: UUID, body: dict[str, Any]) -> Transaction:
+    async def correct(self, practice_id: int, transaction_id: UUID, body: dict[str, Any]) -> Transaction:
         """``PATCH /v1/transactions/{id}``: ``{who, changes, review_status, note}``."""
-        return await self._call("PATCH", f"/v1/transactions/{transaction_id}", Transaction, json=body)
+        return await self._call(practice_id, "PATCH", f"/v1/transactions/{transaction_id}", Transaction, json=body)
 
-    async def _request(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
+    async def _request(self, practice_id: int, method: str, path: str, **kwargs: Any) -> httpx.Response:
+        headers = self._auth | {PRACTICE_HEADER: str(practice_id)}
         try:
-            return await self._client.request(method, f"{self.base_url}{path}", headers=self._auth, **kwargs)
+            return await self._client.request(method, f"{self.base_url}{path}", headers=headers, **kwargs)
         except httpx.HTTPError as exc:
             raise ExtractionUnavailable(
                 f"{SERVICE} at {self.base_url} cannot be reached ({type(exc).__name__}: {exc}); {START_HINT}"
             ) from exc
 
-    async def _call(self, method: str, path: str, model: type[Reply], **kwargs: Any) -> Reply:
-        reply = await self._request(method, path, **kwargs)
+    async def _call(self, practice_id: int, method: str, path: str, model: type[Reply], **kwargs: Any) -> Reply:
+        reply = await self._request(practice_id, method, path, **kwargs)
         where = f"{method} {path}"
         self._raise_for(reply, where)
         if reply.status_code != 200:

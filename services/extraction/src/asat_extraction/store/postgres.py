@@ -1,10 +1,21 @@
-"""Postgres store (schema ``extraction``): a document and its transaction are written in one
-database transaction, so a failure stores neither. Concurrent uploads of the same bytes meet at
-the sha256 unique constraint and both return the one stored document."""
+"""Postgres store (schema ``extraction``), as the app role, under row-level security.
+
+Every operation is one database transaction that first sets ``app.practice_id`` for itself
+(``set_config(..., true)``, i.e. ``SET LOCAL``), so the policies of ``0002_practices`` show it that
+practice's rows only and refuse a row written for another; a query that forgot the practice fails.
+The store refuses to start (``ExtractionStartupError``, from ``store.role_check``) as a role that
+row-level security would not bind: the tables' owner, a superuser, a ``BYPASSRLS`` role.
+
+A document and its transaction are written in one transaction, so a failure stores neither.
+Concurrent uploads of the same bytes to one practice meet at the (practice_id, sha256) unique
+constraint and both return the one stored document.
+"""
 
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 from uuid import UUID
 
@@ -22,6 +33,7 @@ from asat_extraction.store.records import (
     Transaction,
     TransactionFilter,
 )
+from asat_extraction.store.role_check import require_safe_app_role
 
 Row = dict[str, Any]
 _DOCUMENT_COLUMNS = "id, filename, media_type, sha256, size, created_at"
@@ -35,13 +47,25 @@ def _document(row: Row) -> StoredDocument:
 
 
 class PostgresStore:
-    """One short connection per operation (the service's load is a person uploading receipts)."""
+    """One short connection per operation (the service's load is a person uploading receipts).
+
+    Constructing it checks the role and the schema (``store.role_check``) and raises
+    ``ExtractionStartupError`` naming every problem: the service refuses to start."""
 
     def __init__(self, url: str) -> None:
         self._url = url
+        with psycopg.connect(url) as conn:
+            require_safe_app_role(conn)
 
     def _connect(self) -> psycopg.Connection[Row]:
         return psycopg.connect(self._url, row_factory=dict_row)
+
+    @contextmanager
+    def _in_practice(self, practice_id: int) -> Iterator[psycopg.Connection[Row]]:
+        """A connection inside one transaction acting for ``practice_id`` (``SET LOCAL app.practice_id``)."""
+        with self._connect() as conn, conn.transaction():
+            conn.execute("SELECT set_config('app.practice_id', %s, true)", (str(int(practice_id)),))
+            yield conn
 
     def check(self) -> None:
         """Raise psycopg.Error when the database cannot be reached or the schema is not migrated."""
@@ -66,13 +90,14 @@ class PostgresStore:
             corrections=tuple(Correction(c["who"], c["at"], c["changes"], c["before"], c["note"]) for c in corrections),
         )
 
-    def add(self, document: NewDocument) -> tuple[StoredDocument, Transaction, bool]:
-        with self._connect() as conn, conn.transaction():
+    def add(self, practice_id: int, document: NewDocument) -> tuple[StoredDocument, Transaction, bool]:
+        with self._in_practice(practice_id) as conn:
             inserted = conn.execute(
-                f"INSERT INTO extraction.documents (id, filename, media_type, sha256, size, content) "
-                f"VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (sha256) DO NOTHING RETURNING {_DOCUMENT_COLUMNS}",
-                (uuid.uuid4(), document.filename, document.media_type, document.sha256, len(document.content),
-                 document.content),
+                f"INSERT INTO extraction.documents (id, practice_id, filename, media_type, sha256, size, content) "
+                f"VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (practice_id, sha256) DO NOTHING "
+                f"RETURNING {_DOCUMENT_COLUMNS}",
+                (uuid.uuid4(), practice_id, document.filename, document.media_type, document.sha256,
+                 len(document.content), document.content),
             ).fetchone()  # fmt: skip
             if inserted is None:
                 existing = conn.execute(
@@ -86,16 +111,16 @@ class PostgresStore:
                 assert row is not None
                 return _document(existing), self._transaction(conn, row), False
             row = conn.execute(
-                f'INSERT INTO extraction.transactions (id, document_id, extractor, "values", original, extraction) '
-                f"VALUES (%s, %s, %s, %s, %s, %s) RETURNING {_TRANSACTION_COLUMNS}",
-                (uuid.uuid4(), inserted["id"], document.extractor, Jsonb(document.values), Jsonb(document.values),
-                 Jsonb(document.extraction)),
+                f'INSERT INTO extraction.transactions (id, practice_id, document_id, extractor, "values", original, '
+                f"extraction) VALUES (%s, %s, %s, %s, %s, %s, %s) RETURNING {_TRANSACTION_COLUMNS}",
+                (uuid.uuid4(), practice_id, inserted["id"], document.extractor, Jsonb(document.values),
+                 Jsonb(document.values), Jsonb(document.extraction)),
             ).fetchone()  # fmt: skip
             assert row is not None
             return _document(inserted), self._transaction(conn, row), True
 
-    def document(self, document_id: UUID) -> StoredDocument:
-        with self._connect() as conn:
+    def document(self, practice_id: int, document_id: UUID) -> StoredDocument:
+        with self._in_practice(practice_id) as conn:
             row = conn.execute(
                 f"SELECT {_DOCUMENT_COLUMNS} FROM extraction.documents WHERE id = %s", (document_id,)
             ).fetchone()
@@ -103,15 +128,15 @@ class PostgresStore:
             raise NotFound(f"no document {document_id}")
         return _document(row)
 
-    def content(self, document_id: UUID) -> bytes:
-        with self._connect() as conn:
+    def content(self, practice_id: int, document_id: UUID) -> bytes:
+        with self._in_practice(practice_id) as conn:
             row = conn.execute("SELECT content FROM extraction.documents WHERE id = %s", (document_id,)).fetchone()
         if row is None:
             raise NotFound(f"no document {document_id}")
         return bytes(row["content"])
 
-    def transaction_of(self, document_id: UUID) -> Transaction:
-        with self._connect() as conn:
+    def transaction_of(self, practice_id: int, document_id: UUID) -> Transaction:
+        with self._in_practice(practice_id) as conn:
             row = conn.execute(
                 f"SELECT {_TRANSACTION_COLUMNS} FROM extraction.transactions WHERE document_id = %s", (document_id,)
             ).fetchone()
@@ -119,8 +144,8 @@ class PostgresStore:
                 raise NotFound(f"no document {document_id}")
             return self._transaction(conn, row)
 
-    def transaction(self, transaction_id: UUID) -> Transaction:
-        with self._connect() as conn:
+    def transaction(self, practice_id: int, transaction_id: UUID) -> Transaction:
+        with self._in_practice(practice_id) as conn:
             row = conn.execute(
                 f"SELECT {_TRANSACTION_COLUMNS} FROM extraction.transactions WHERE id = %s", (transaction_id,)
             ).fetchone()
@@ -129,9 +154,15 @@ class PostgresStore:
             return self._transaction(conn, row)
 
     def correct(
-        self, transaction_id: UUID, who: str, changes: JsonObject, review_status: ReviewStatus, note: str | None
+        self,
+        practice_id: int,
+        transaction_id: UUID,
+        who: str,
+        changes: JsonObject,
+        review_status: ReviewStatus,
+        note: str | None,
     ) -> Transaction:
-        with self._connect() as conn, conn.transaction():
+        with self._in_practice(practice_id) as conn:
             row = conn.execute(
                 'SELECT "values" FROM extraction.transactions WHERE id = %s FOR UPDATE', (transaction_id,)
             ).fetchone()
@@ -139,8 +170,9 @@ class PostgresStore:
                 raise NotFound(f"no transaction {transaction_id}")
             before = {key: row["values"].get(key) for key in changes}
             conn.execute(
-                "INSERT INTO extraction.corrections (transaction_id, who, changes, before, note) VALUES (%s, %s, %s, %s, %s)",
-                (transaction_id, who, Jsonb(changes), Jsonb(before), note),
+                "INSERT INTO extraction.corrections (practice_id, transaction_id, who, changes, before, note) "
+                "VALUES (%s, %s, %s, %s, %s, %s)",
+                (practice_id, transaction_id, who, Jsonb(changes), Jsonb(before), note),
             )
             updated = conn.execute(
                 f'UPDATE extraction.transactions SET "values" = "values" || %s, review_status = %s, updated_at = now() '
@@ -150,7 +182,7 @@ class PostgresStore:
             assert updated is not None
             return self._transaction(conn, updated)
 
-    def transactions(self, query: TransactionFilter) -> list[Transaction]:
+    def transactions(self, practice_id: int, query: TransactionFilter) -> list[Transaction]:
         clauses: list[str] = []
         params: list[object] = []
         for column, value in (
@@ -169,7 +201,7 @@ class PostgresStore:
             clauses.append("issue_date <= %s")
             params.append(query.issued_to.isoformat())
         where = ("WHERE " + " AND ".join(clauses)) if clauses else ""
-        with self._connect() as conn:
+        with self._in_practice(practice_id) as conn:
             rows = conn.execute(
                 f"SELECT {_TRANSACTION_COLUMNS} FROM extraction.transactions {where} "
                 "ORDER BY created_at DESC, id DESC LIMIT %s OFFSET %s",
