@@ -85,6 +85,11 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(r"-m asat_extraction serve$", HELP, "serves until stopped and needs Postgres (make up starts it)"),
     Rule(
+        r"-m asat_extraction migrate\b",
+        HELP,
+        "needs Postgres as the owner role (make up runs it); services/extraction/tests/test_migrate.py runs it",
+    ),
+    Rule(
         r"scripts/make_extraction_set\.py",
         HELP,
         "renders 160 PDFs, scans and emails (minutes); services/extraction/tests/test_synthetic.py renders a few",

@@ -7,9 +7,11 @@ leaves no process behind and every port free."""
 
 from __future__ import annotations
 
+import http.cookiejar
 import importlib.util
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -33,6 +35,8 @@ SERVICES = ("verifier", "ingest", "research", "extraction", "web")
 BACKGROUND = ("checkpointer",)
 SIGNING_KEY = "ASAT_AUDIT_SIGNING_KEY_FILE"
 QUESTION = "How does an entity apply for an ABN?"
+OWNER = "owner@stack.test"
+OWNER_PASSWORD = "a long stack test password"
 
 pytestmark = [pytest.mark.slow, pytest.mark.corpus, pytest.mark.timeout(600)]
 
@@ -61,7 +65,11 @@ def var_dir() -> Iterator[Path]:
 @pytest.fixture
 def stack_env(var_dir: Path) -> dict[str, str]:
     verifier, ingest, research, extraction, web, pg = free_ports(6)
-    env = {k: v for k, v in os.environ.items() if k not in ("ASAT_DATABASE_URL", "ASAT_AUDIT_MIGRATE_URL")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("ASAT_DATABASE_URL", "ASAT_AUDIT_MIGRATE_URL", "ASAT_SECRET_KEY", "ASAT_WEB_COOKIE_SECURE")
+    }
     env |= {
         "ASAT_VAR_DIR": str(var_dir / "var"),
         "ASAT_VECTOR_CACHE_DIR": str(var_dir / "vectors"),  # not the user's shared cache
@@ -156,6 +164,20 @@ def proc_argv(pid: int) -> list[str]:
     return [part.decode() for part in Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0") if part]
 
 
+def signed_in_opener(web_url: str) -> tuple[urllib.request.OpenerDirector, str]:
+    """A urllib opener that keeps cookies, signed in to the web as ``OWNER``; and the session's CSRF token."""
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+    with opener.open(web_url + "/sign-in", timeout=30) as response:
+        form_token = re.search(r'name="csrf_token" value="([^"]+)"', response.read().decode())
+    assert form_token is not None
+    data = urllib.parse.urlencode({"email": OWNER, "password": OWNER_PASSWORD, "csrf_token": form_token.group(1)})
+    with opener.open(web_url + "/sign-in", data=data.encode(), timeout=30) as response:  # 303 -> /research
+        assert response.status == 200 and response.url.endswith("/research"), response.url
+        csrf = re.search(r'<meta name="csrf-token" content="([^"]+)">', response.read().decode())
+    assert csrf is not None
+    return opener, csrf.group(1)
+
+
 def wait_for_checkpoint(path: Path, timeout_s: float = 40) -> list[dict[str, Any]]:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
@@ -228,6 +250,29 @@ def test_make_up_serves_a_query_through_the_web_and_make_down_leaves_nothing(
         entry = urls["web"] if web_installed else urls["research"]
         assert f"AsAt is up: {entry}" in first.stdout
 
+        # Accounts: migrated; no one can sign in yet, so `up` printed (never asked) how to make the
+        # first owner; the web was given the secret key (made once, 0600) and plain-http cookies.
+        assert "schema app at version" in first.stdout
+        assert "No one can sign in yet" in first.stdout and "python -m asat_accounts create-owner" in first.stdout
+        secret_key = var / "secrets" / "secret-key"
+        assert secret_key.stat().st_mode & 0o777 == 0o600
+        if web_installed:
+            assert environ["web"]["ASAT_SECRET_KEY"] == secret_key.read_text().strip()
+            assert environ["web"]["ASAT_WEB_COOKIE_SECURE"] == "false"
+        assert all("ASAT_SECRET_KEY" not in env for name, env in environ.items() if name != "web")
+        credentials = json.loads((var / "postgres" / "credentials.json").read_text())
+        app_url = f"postgresql://asat_app:{credentials['app']}@127.0.0.1:{stack_env['ASAT_EMBEDDED_PG_PORT']}/asat"
+        owner = subprocess.run(
+            [sys.executable, "-m", "asat_accounts", "create-owner", "--email", OWNER, "--practice", "Stack Test"],
+            env=stack_env | {"ASAT_DATABASE_URL": app_url},
+            input=OWNER_PASSWORD + "\n",
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert owner.returncode == 0, f"{owner.stdout}\n{owner.stderr}"
+
         began = time.monotonic()
         second = stack("up", stack_env)
         took = time.monotonic() - began
@@ -238,6 +283,7 @@ def test_make_up_serves_a_query_through_the_web_and_make_down_leaves_nothing(
         assert second.stdout.count("already running and healthy") == len(expected) - 2
         assert "checkpointer: already running" in second.stdout
         assert "keys: using the existing audit signing key" in second.stdout
+        assert "No one can sign in yet" not in second.stdout  # the first owner exists now
         assert took < 20, f"a second up took {took:.1f}s"
 
         status = stack("status", stack_env)
@@ -246,9 +292,12 @@ def test_make_up_serves_a_query_through_the_web_and_make_down_leaves_nothing(
         assert rows["checkpointer"][1:3] == [str(checkpointer.pid), "running"], status.stdout
 
         if web_installed:
-            form = urllib.parse.urlencode({"question": QUESTION, "period": "income_year", "income_year": "2015"})
-            request = urllib.request.Request(urls["web"] + "/research", data=form.encode(), method="POST")
-            with urllib.request.urlopen(request, timeout=120) as response:
+            assert status_of(urls["web"] + "/research", None, b"question=x") == 401  # not signed in
+            opener, csrf = signed_in_opener(urls["web"])
+            form = {"question": QUESTION, "period": "income_year", "income_year": "2015", "csrf_token": csrf}
+            with opener.open(
+                urls["web"] + "/research", data=urllib.parse.urlencode(form).encode(), timeout=120
+            ) as response:
                 assert response.status == 200
                 page = response.read().decode()
             assert QUESTION in page
@@ -266,12 +315,12 @@ def test_make_up_serves_a_query_through_the_web_and_make_down_leaves_nothing(
         assert len(asked) == 1, audit
         assert asked[0]["decision"] == "answer", asked[0]
         assert asked[0]["citations"], asked[0]
+        if web_installed:
+            assert asked[0]["asked_by"]["user_email"] == OWNER, asked[0]
 
         # The checkpointer signs the new row; the CLI and research both check it with the public key.
         signed = wait_for_checkpoint(checkpoints)
         assert signed[0]["first_id"] == 1, signed
-        credentials = json.loads((var / "postgres" / "credentials.json").read_text())
-        app_url = f"postgresql://asat_app:{credentials['app']}@127.0.0.1:{stack_env['ASAT_EMBEDDED_PG_PORT']}/asat"
         verify_env = {k: v for k, v in stack_env.items() if not k.startswith("ASAT_AUDIT_")}
         anchors = ["--checkpoints", str(checkpoints), "--public-key", str(public)]
         verify = subprocess.run(

@@ -17,7 +17,6 @@ import os
 import secrets
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
-from uuid import uuid4
 
 import psycopg
 import pytest
@@ -146,5 +145,4 @@ def two_practices(store: PostgresAccountsStore) -> TwoPractices:
     for practice, owner in ((a, a_owner), (b, b_owner)):
         store.create_session(owner.user.id, practice.id, new_token(), new_token(), now, now + timedelta(hours=1))
         store.save_provider_settings(practice.id, "ollama", "", "llama3")
-        store.add_documents(practice.id, owner.user.id, [uuid4()])
     return TwoPractices(a, b, a_owner, b_owner, a_secret, b_secret)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
-from uuid import uuid4
 
 import pytest
 
@@ -354,7 +353,7 @@ class AccountsStoreContract:
         store.create_session(owner_id, practice.id, new_token(), new_token(), T0 + 2 * HOUR, T0 + 3 * HOUR)
         assert store.find_session(old) is None
 
-    # --- provider settings and documents ------------------------------------------------------------
+    # --- provider settings -----------------------------------------------------------------------
 
     def test_provider_settings_are_saved_per_practice(self, store: AccountsStore) -> None:
         a, _ = self._practice(store, "Alpha")
@@ -374,14 +373,3 @@ class AccountsStoreContract:
             store.save_provider_settings(a.id, "gpt", "", "")
         with pytest.raises(AccountsInputError, match="is not an http"):
             store.save_provider_settings(a.id, "ollama", "ftp://example.com", "llama3")
-
-    def test_documents_are_the_practice_s_own(self, store: AccountsStore) -> None:
-        a, a_owner = self._practice(store, "Alpha")
-        b, _ = self._practice(store, "Beta")
-        first, second = uuid4(), uuid4()
-        store.add_documents(a.id, a_owner, [first, second, first])
-        store.add_documents(a.id, a_owner, [first])
-        assert {d.document_id for d in store.practice_documents(a.id)} == {first, second}
-        assert all(d.added_by == a_owner for d in store.practice_documents(a.id))
-        assert store.has_document(a.id, first) and not store.has_document(b.id, first)
-        assert store.practice_documents(b.id) == ()

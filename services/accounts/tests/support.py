@@ -37,7 +37,7 @@ class AccountsDatabase:
 @dataclass(frozen=True)
 class TwoPractices:
     """Two practices, each with an owner, an agent and clients, a secret, a session of its owner,
-    provider settings and a document each."""
+    and provider settings each."""
 
     a: Practice
     b: Practice

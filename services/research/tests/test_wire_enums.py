@@ -23,3 +23,10 @@ def test_period_conflict_is_a_decision_that_shows_no_claims() -> None:
     assert not is_answered("period_conflict") and is_unanswered("period_conflict")
     assert {d for d in Decision if is_unanswered(d)} == {d for d in Decision if not is_answered(d)}
     assert not is_unanswered("error")
+
+
+def test_the_provider_contract_names_the_factory_s_providers() -> None:
+    from asat_corpus.contracts.provider import PROVIDERS, ProviderName
+    from asat_research.generation.factory import PROVIDERS as FACTORY_PROVIDERS
+
+    assert PROVIDERS == FACTORY_PROVIDERS == get_args(ProviderName)

@@ -4,22 +4,20 @@ from collections.abc import Callable
 from datetime import date
 from typing import Any
 
-import httpx
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from asat_web.app import create_app
-from asat_web.settings import WebSettings
-
+from .signed_in import RESEARCH, add_practice, new_store, signed_in, web_app
 from .stub_research import create_stub
 
-RESEARCH = "http://research.test"
+__all__ = ["RESEARCH", "web_client"]
 
 
 def web_client(stub: FastAPI, today: date = date(2026, 4, 1)) -> TestClient:
-    client = httpx.AsyncClient(transport=httpx.ASGITransport(app=stub), base_url=RESEARCH)
-    return TestClient(create_app(WebSettings(research_url=RESEARCH), client=client, today=lambda: today))
+    """The web app over ``stub``, signed in as the owner of a practice (id 1: the stub's rows are its)."""
+    store = new_store()
+    return signed_in(web_app(stub, store, today), add_practice(store))
 
 
 @pytest.fixture

@@ -74,6 +74,11 @@ def outcome(answered: bool = True, audit_id: int = 1, **extra: Any) -> dict[str,
     return body | extra
 
 
+# Who asked the stub's rows: the owner of the first practice of the tests' accounts store
+# (tests/signed_in.py); a user of another practice is shown none of them.
+ASKED_BY = {"user_id": 1, "user_email": "owner@practice.test", "practice_id": 1, "client_id": None}
+
+
 def audit_entry(entry_id: int = 1, quote: str = QUOTE, start: int = START) -> dict[str, Any]:
     cited = {
         "version_id": V2015,
@@ -103,6 +108,7 @@ def audit_entry(entry_id: int = 1, quote: str = QUOTE, start: int = START) -> di
             "seed": None,
             "corpus_generation": "0123456789abcdef",
             "latencies": [{"stage": "resolve", "ms": 0.1}],
+            "asked_by": ASKED_BY,
         }
         | known,
     }
@@ -323,7 +329,14 @@ def create_stub(
     """The stub; ``result`` is the outcome streamed, ``error`` an error event sent instead; with
     ``periods``, the outcome follows the period asked (``period_outcome``)."""
     app = FastAPI()
-    app.state.requests = []
+    app.state.requests = []  # each research request's body, less its asked_by
+    app.state.asked_by = []  # each research request's asked_by (who asked; None when absent)
+    app.state.audit_practices = []  # the practice_id of each GET /v1/audit
+    app.state.provider_checks = []  # each POST /v1/provider/check body
+
+    def record(body: dict[str, Any]) -> None:
+        app.state.asked_by.append(body.get("asked_by"))
+        app.state.requests.append({k: v for k, v in body.items() if k != "asked_by"})
 
     def reply_for(body: dict[str, Any]) -> dict[str, Any]:
         if result is not None:
@@ -340,7 +353,7 @@ def create_stub(
 
     @app.post("/v1/research/stream", response_model=None)
     def stream(body: dict[str, Any]) -> StreamingResponse | JSONResponse:
-        app.state.requests.append(body)
+        record(body)
         if not str(body.get("question", "")).strip():
             return JSONResponse({"error": "invalid_request", "message": "the question is empty"}, status_code=422)
 
@@ -362,7 +375,7 @@ def create_stub(
 
     @app.post("/v1/research")
     def research(body: dict[str, Any]) -> JSONResponse:
-        app.state.requests.append(body)
+        record(body)
         return JSONResponse(reply_for(body))
 
     @app.get("/v1/sources/{source_id:path}")
@@ -372,11 +385,31 @@ def create_stub(
         return JSONResponse(SOURCES[source_id])
 
     @app.get("/v1/audit")
-    def recent(last: int = 20, contains: str | None = None) -> JSONResponse:
-        """Newest first; ``contains`` keeps the rows whose question contains it (any case, literally)."""
+    def recent(last: int = 20, contains: str | None = None, practice_id: int | None = None) -> JSONResponse:
+        """Newest first; ``contains`` keeps the rows whose question contains it (any case, literally);
+        ``practice_id`` the rows asked for that practice (every row here is practice 1's)."""
+        app.state.audit_practices.append(practice_id)
         rows = [question_row(), SHOWN_ROWS[4], SHOWN_ROWS[3], audit_entry(2), audit_entry(1)]
         found = [r for r in rows if (contains or "").casefold() in r["record"]["question"].casefold()]
+        found = [r for r in found if practice_id is None or r["record"]["asked_by"]["practice_id"] == practice_id]
         return JSONResponse({"entries": found[:last]})
+
+    @app.post("/v1/provider/check")
+    def provider_check(body: dict[str, Any]) -> JSONResponse:
+        """The probe's report, as research sends it; the settings (and key) sent are kept."""
+        app.state.provider_checks.append(body)
+        checks = [{"name": "reachable", "status": "pass", "detail": f"{body.get('base_url') or 'default'} answered"}]
+        report = {
+            "provider": body["provider"],
+            "endpoint": body.get("base_url", ""),
+            "model": body.get("model", ""),
+            "timeout_s": body.get("timeout_s", 30),
+            "verdict": "ok",
+            "exit_code": 0,
+            "summary": "every check passed (exit 0).",
+            "checks": checks,
+        }
+        return JSONResponse(report)
 
     @app.get("/v1/audit/verify")
     def verify() -> JSONResponse:

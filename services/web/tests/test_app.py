@@ -10,10 +10,10 @@ import httpx
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from asat_web.app import create_app
 from asat_web.settings import WebSettings
 from asat_web.sse import SseParser
 
+from .signed_in import add_practice, new_store, signed_in, web_app
 from .stub_research import ATTRIBUTION, QUOTE, START, V2015, V2026, citation, outcome
 
 Make = Callable[..., tuple[TestClient, FastAPI]]
@@ -127,7 +127,8 @@ def test_a_malformed_outcome_is_an_error_not_a_half_answer(make_web: Make) -> No
 
 def test_research_down_says_how_to_start_it() -> None:
     dead = httpx.AsyncClient(base_url="http://127.0.0.1:9", timeout=0.5)
-    web = TestClient(create_app(WebSettings(research_url="http://127.0.0.1:9"), client=dead))
+    store = new_store()
+    web = signed_in(web_app(dead, store, settings=WebSettings(research_url="http://127.0.0.1:9")), add_practice(store))
     events = _events(web, ASK)
     assert [n for n, _ in events] == ["error"]
     assert "python -m asat_research serve" in events[0][1]["html"]

@@ -10,23 +10,22 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from asat_web.app import create_app
 from asat_web.documents_view import parse_change, review_view
 from asat_web.extraction_client import DocumentDetail
 from asat_web.settings import WebSettings
 
+from .signed_in import RESEARCH, owner_client
 from .stub_extraction import PDF_PAGES, PNG, TOTAL_LINE, create_stub
 from .stub_research import create_stub as create_research_stub
 
 EXTRACTION = "http://extraction.test"
-RESEARCH = "http://research.test"
 
 
 def web_over(transport: httpx.AsyncBaseTransport) -> TestClient:
-    research = httpx.AsyncClient(transport=httpx.ASGITransport(app=create_research_stub()), base_url=RESEARCH)
+    """Signed in as the owner of a practice (id 1)."""
     extraction = httpx.AsyncClient(transport=transport, base_url=EXTRACTION)
     settings = WebSettings(research_url=RESEARCH, extraction_url=EXTRACTION)
-    return TestClient(create_app(settings, client=research, extraction_client=extraction))
+    return owner_client(create_research_stub(), settings, extraction_client=extraction)
 
 
 def make(**stub_args: Any) -> tuple[TestClient, FastAPI]:

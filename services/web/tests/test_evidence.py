@@ -14,13 +14,13 @@ from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
 
-from asat_web.app import create_app
 from asat_web.evidence import group_by_provision, outcome_evidence, reading_by_provision
 from asat_web.outcome import CitationView, ReadingView, parse_outcome
 from asat_web.settings import WebSettings
 from asat_web.sources_rail import number_sources
 from asat_web.sse import SseParser
 
+from .signed_in import owner_client
 from .stub_research import QUOTE, START, TEXT_2015, TEXT_2026, V2015, V2026, citation, outcome
 
 Make = Callable[..., tuple[TestClient, FastAPI]]
@@ -188,7 +188,7 @@ def test_show_whole_section_fetches_the_version_text_as_a_fragment(make_web: Mak
 
 def test_show_whole_section_says_when_research_is_down() -> None:
     dead = httpx.AsyncClient(base_url="http://127.0.0.1:9", timeout=0.5)
-    web = TestClient(create_app(WebSettings(research_url="http://127.0.0.1:9"), client=dead))
+    web = owner_client(dead, WebSettings(research_url="http://127.0.0.1:9"))
     reply = web.get(f"/source/{V2015}/text")
     assert reply.status_code == 503 and "python -m asat_research serve" in reply.text and "<html" not in reply.text
 

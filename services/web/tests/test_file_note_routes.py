@@ -12,13 +12,13 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from asat_web.app import create_app
 from asat_web.file_note_markdown import recover_blockquotes
 from asat_web.pdf_text import recover_verbatim
 from asat_web.settings import WebSettings
 
 from . import stub_research
 from .pdf_pages import extracted_text
+from .signed_in import owner_client
 from .stub_research import ATTRIBUTION, QUOTE
 
 Make = Callable[..., tuple[TestClient, FastAPI]]
@@ -64,7 +64,7 @@ def test_an_unknown_row_is_404_and_research_down_is_503(make_web: Make) -> None:
     web, _ = make_web()
     assert web.get("/audit/7/file-note.pdf").status_code == 404
     down = httpx.AsyncClient(transport=httpx.MockTransport(_refuse), base_url="http://research.test")
-    offline = TestClient(create_app(WebSettings(research_url="http://research.test"), client=down))
+    offline = owner_client(down, WebSettings(research_url="http://research.test"))
     reply = offline.get("/audit/3/file-note.md")
     assert reply.status_code == 503 and "cannot be reached" in reply.text
 

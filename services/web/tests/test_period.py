@@ -106,6 +106,7 @@ def _choices(page: str) -> list[dict[str, str]]:
     found = []
     for form in forms:
         fields = dict(re.findall(r'<input type="hidden" name="([a-z_]+)" value="([^"]*)">', form))
+        assert fields.pop("csrf_token")  # every form posting to the site carries the session's token
         button = re.search(r"<button type=\"submit\">(.*?)</button>", form)
         assert button is not None
         found.append({k: html_lib.unescape(v) for k, v in fields.items()} | {"button": button.group(1)})

@@ -9,19 +9,17 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from asat_web.app import create_app
-from asat_web.settings import WebSettings
-
+from .signed_in import RESEARCH, add_practice, new_store, signed_in, web_app
 from .stub_research import V2015, audit_entry, outcome
 
-RESEARCH = "http://research.test"
 FORM = {"question": "Turnover?", "period": "income_year", "income_year": "2015"}
 Handler = Callable[[httpx.Request], httpx.Response]
 
 
 def _web(handler: Handler) -> TestClient:
     client = httpx.AsyncClient(transport=httpx.MockTransport(handler), base_url=RESEARCH)
-    return TestClient(create_app(WebSettings(research_url=RESEARCH), client=client))
+    store = new_store()
+    return signed_in(web_app(client, store), add_practice(store))
 
 
 def _always(status: int, **body: object) -> Handler:

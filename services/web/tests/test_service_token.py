@@ -11,9 +11,9 @@ from fastapi.testclient import TestClient
 
 from asat_corpus.service_token import ServiceTokenGuard
 from asat_web.__main__ import main
-from asat_web.app import create_app
 from asat_web.settings import WebConfigError, WebSettings, settings_from_env
 
+from .signed_in import add_practice, new_store, signed_in, web_app
 from .stub_extraction import create_stub as create_extraction_stub
 from .stub_research import create_stub as create_research_stub
 
@@ -35,7 +35,9 @@ def web(token: str | None) -> TestClient:
         transport=httpx.ASGITransport(app=guarded(create_extraction_stub())), base_url=EXTRACTION
     )
     settings = WebSettings(research_url=RESEARCH, extraction_url=EXTRACTION, service_token=token)
-    return TestClient(create_app(settings, client=research, extraction_client=extraction))
+    store = new_store()
+    app = web_app(research, store, settings=settings, extraction_client=extraction)
+    return signed_in(app, add_practice(store))
 
 
 def test_with_the_token_research_and_extraction_answer_the_web() -> None:

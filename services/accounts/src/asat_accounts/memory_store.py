@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from uuid import UUID
 
 from asat_accounts.errors import AccountsConflictError, AccountsInputError, AccountsNotFoundError
 from asat_accounts.fields import (
@@ -34,7 +33,6 @@ from asat_accounts.model import (
     Member,
     Membership,
     Practice,
-    PracticeDocument,
     ProviderSettings,
     Role,
     SecretInfo,
@@ -104,7 +102,6 @@ class InMemoryAccountsStore:
         self._sessions: dict[str, _StoredSession] = {}
         self._attempts: dict[str, SignInAttempts] = {}
         self._providers: dict[int, ProviderSettings] = {}
-        self._documents: dict[tuple[int, UUID], PracticeDocument] = {}
 
     # --- across practices ------------------------------------------------------------------
 
@@ -421,28 +418,6 @@ class InMemoryAccountsStore:
             saved = ProviderSettings(kind, url, name, self._clock())
             self._providers[practice_id] = saved
             return saved
-
-    def add_documents(self, practice_id: int, user_id: int, document_ids: Sequence[UUID]) -> None:
-        positive_id(practice_id, "practice")
-        positive_id(user_id, "user")
-        with self._lock:
-            if practice_id not in self._practices:
-                raise AccountsNotFoundError(f"no practice {practice_id}")
-            for document_id in dict.fromkeys(UUID(str(d)) for d in document_ids):
-                key = (practice_id, document_id)
-                if key not in self._documents:
-                    self._documents[key] = PracticeDocument(document_id, user_id, self._clock())
-
-    def practice_documents(self, practice_id: int) -> tuple[PracticeDocument, ...]:
-        positive_id(practice_id, "practice")
-        with self._lock:
-            found = [d for (pid, _), d in self._documents.items() if pid == practice_id]
-        return tuple(sorted(sorted(found, key=lambda d: str(d.document_id)), key=lambda d: d.added_at, reverse=True))
-
-    def has_document(self, practice_id: int, document_id: UUID) -> bool:
-        positive_id(practice_id, "practice")
-        with self._lock:
-            return (practice_id, UUID(str(document_id))) in self._documents
 
     # --- helpers (the caller holds the lock) ---------------------------------------------------
 

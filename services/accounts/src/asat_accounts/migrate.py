@@ -39,7 +39,12 @@ APP_PRIVILEGES: Mapping[str, tuple[str, ...]] = {
     "sessions": ("SELECT", "INSERT", "UPDATE", "DELETE"),
     "sign_in_attempts": ("SELECT", "INSERT", "UPDATE", "DELETE"),
     "provider_settings": ("SELECT", "INSERT", "UPDATE", "DELETE"),
-    "practice_documents": ("SELECT", "INSERT"),
+    # 0003_connections (asat_connections): the push and import ledgers are never deleted from.
+    "xero_connections": ("SELECT", "INSERT", "UPDATE", "DELETE"),
+    "xero_authorisations": ("SELECT", "INSERT", "UPDATE", "DELETE"),
+    "xero_pushes": ("SELECT", "INSERT", "UPDATE"),
+    "hubspot_connections": ("SELECT", "INSERT", "UPDATE", "DELETE"),
+    "hubspot_imports": ("SELECT", "INSERT"),
 }
 
 # The owner's functions the app role may call (each answers a count or ids across practices).

@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
-from uuid import UUID
 
 
 class Role(StrEnum):
@@ -178,12 +177,3 @@ class ProviderSettings:
     base_url: str
     model: str
     updated_at: datetime
-
-
-@dataclass(frozen=True)
-class PracticeDocument:
-    """A document (extraction's id) uploaded for a practice, and by whom."""
-
-    document_id: UUID
-    added_by: int
-    added_at: datetime

@@ -15,11 +15,10 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from datetime import datetime
 from typing import Any, LiteralString, Self
-from uuid import UUID
 
 import psycopg
 from psycopg import errors as pg_errors
@@ -49,7 +48,6 @@ from asat_accounts.model import (
     Member,
     Membership,
     Practice,
-    PracticeDocument,
     ProviderSettings,
     Role,
     SecretInfo,
@@ -111,13 +109,14 @@ class PostgresAccountsStore:
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> PostgresAccountsStore:
         """The store ``ASAT_DATABASE_URL`` names, with ``ASAT_SECRET_KEY``'s keys when it is set
-        (a malformed value is refused here, at start)."""
+        (a malformed value is refused here, at start; an empty one, as a compose file passes an
+        unset variable, counts as unset)."""
         url = env.get(DATABASE_URL_ENV, "").strip()
         if not url:
             raise AccountsStartupError(
                 f"no database URL: set {DATABASE_URL_ENV} to the app role's (e.g. postgresql://asat_app@127.0.0.1:5432/asat)"
             )
-        ring = key_ring_from_env(env) if KEY_ENV in env else None
+        ring = key_ring_from_env(env) if env.get(KEY_ENV, "").strip() else None
         return cls(url, ring)
 
     def close(self) -> None:
@@ -490,30 +489,6 @@ class PostgresAccountsStore:
                 (practice_id, kind, url, name),
             )
         return _provider(row)
-
-    def add_documents(self, practice_id: int, user_id: int, document_ids: Sequence[UUID]) -> None:
-        _id(user_id, "user")
-        with self._in_practice(practice_id) as conn:
-            for document_id in dict.fromkeys(document_ids):
-                conn.execute(
-                    "INSERT INTO app.practice_documents (practice_id, document_id, added_by) VALUES (%s, %s, %s)"
-                    " ON CONFLICT (practice_id, document_id) DO NOTHING",
-                    (practice_id, UUID(str(document_id)), user_id),
-                )
-
-    def practice_documents(self, practice_id: int) -> tuple[PracticeDocument, ...]:
-        with self._in_practice(practice_id) as conn:
-            rows = conn.execute(
-                "SELECT document_id, added_by, added_at FROM app.practice_documents ORDER BY added_at DESC, document_id"
-            ).fetchall()
-        return tuple(PracticeDocument(r["document_id"], int(r["added_by"]), r["added_at"]) for r in rows)
-
-    def has_document(self, practice_id: int, document_id: UUID) -> bool:
-        with self._in_practice(practice_id) as conn:
-            row = conn.execute(
-                "SELECT 1 FROM app.practice_documents WHERE document_id = %s", (UUID(str(document_id)),)
-            ).fetchone()
-        return row is not None
 
     # --- connection and transactions -------------------------------------------------------
 

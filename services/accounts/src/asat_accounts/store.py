@@ -21,10 +21,8 @@ did not exist.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import datetime
 from typing import Protocol
-from uuid import UUID
 
 from asat_accounts.model import (
     Client,
@@ -32,7 +30,6 @@ from asat_accounts.model import (
     Member,
     Membership,
     Practice,
-    PracticeDocument,
     ProviderSettings,
     Role,
     SecretInfo,
@@ -192,17 +189,4 @@ class AccountsStore(Protocol):
 
     def save_provider_settings(self, practice_id: int, provider: str, base_url: str, model: str) -> ProviderSettings:
         """Save the practice's provider, base URL and model (checked: ``fields.provider_fields``)."""
-        ...
-
-    def add_documents(self, practice_id: int, user_id: int, document_ids: Sequence[UUID]) -> None:
-        """Record documents (extraction's ids) as the practice's, uploaded by ``user_id``; one
-        already recorded is kept as it was."""
-        ...
-
-    def practice_documents(self, practice_id: int) -> tuple[PracticeDocument, ...]:
-        """The practice's documents, newest first."""
-        ...
-
-    def has_document(self, practice_id: int, document_id: UUID) -> bool:
-        """Whether the document is the practice's."""
         ...

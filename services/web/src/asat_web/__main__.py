@@ -1,4 +1,9 @@
-"""``python -m asat_web``: serve the research workspace (ASAT_WEB_HOST / ASAT_WEB_PORT)."""
+"""``python -m asat_web``: serve the research workspace (ASAT_WEB_HOST / ASAT_WEB_PORT).
+
+The accounts (users, sessions, clients, provider settings) are in Postgres: ``ASAT_DATABASE_URL``
+(the app role) and ``ASAT_SECRET_KEY`` (for the provider key); the web refuses to start, saying
+why, when the store would not be safe or the schema is behind (``python -m asat_accounts migrate``).
+"""
 
 from __future__ import annotations
 
@@ -7,6 +12,7 @@ import sys
 
 
 def main() -> int:
+    from asat_accounts import AccountsStartupError, PostgresAccountsStore, SecretKeyError
     from asat_corpus.service_token import ServiceTokenError, read_service_token
     from asat_web.settings import WebConfigError, settings_from_env
 
@@ -14,14 +20,16 @@ def main() -> int:
         settings = settings_from_env(os.environ)
         # Research and extraction refuse every request without the service token: no token, no start.
         read_service_token(os.environ)
-    except (WebConfigError, ServiceTokenError) as exc:
+        accounts = PostgresAccountsStore.from_env(os.environ)
+    except (WebConfigError, ServiceTokenError, AccountsStartupError, SecretKeyError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     import uvicorn
 
     from asat_web.app import create_app
 
-    uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_level="warning")
+    app = create_app(settings, accounts=accounts)
+    uvicorn.run(app, host=settings.host, port=settings.port, log_level="warning")
     return 0
 
 

@@ -11,12 +11,17 @@ naming the research service; research down (or answering 503) is a 503 page.
 lists their transactions and shows each for review beside its original, where a field's
 correction is sent back through extraction's API; extraction's failures are 502 and 503 pages
 naming the extraction service, as for research.
+Every page but ``/healthz``, ``/sign-in`` and the static files needs a signed-in session, and every
+state-changing request its CSRF token (``asat_web.auth``); each page acts for the session's
+practice only, and every question sent to research says who asked (``asked_by``). Sign-in and the
+settings pages are ``asat_web.account_pages`` and ``asat_web.settings_pages``.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from datetime import UTC, date, datetime
 from importlib.resources import files
 from typing import Annotated, Any, Literal
@@ -24,22 +29,45 @@ from urllib.parse import parse_qs, quote
 from uuid import UUID
 
 import httpx
-from fastapi import FastAPI, Path, Query, Request
+from argon2 import Parameters
+from fastapi import Depends, FastAPI, Path, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from starlette.concurrency import run_in_threadpool
 
+from asat_accounts.errors import AccountsStoreError
+from asat_accounts.model import Client
+from asat_accounts.passwords import DEFAULT_PARAMETERS
+from asat_accounts.permissions import Action
+from asat_accounts.sessions import SessionPolicy
+from asat_accounts.store import AccountsStore
+from asat_accounts.throttle import DEFAULT_RULE, ThrottleRule
 from asat_corpus.contracts.across_years import AcrossYearsRequest
 from asat_corpus.contracts.audit_log import AuditEntryOut
 from asat_corpus.contracts.errors import describe_validation_error
 from asat_corpus.contracts.research import MAX_QUESTION_CHARS, PeriodPreview
 from asat_corpus.http_errors import install_error_handlers
 from asat_corpus.http_limits import BodyLimit
+from asat_web.account_pages import AccountDeps, account_router
 from asat_web.across_years_view import across_years_context
 from asat_web.across_years_view import browser_events as across_years_events
 from asat_web.across_years_view import collect as collect_across_years
 from asat_web.answer_changes import compare_outcomes
 from asat_web.audit_status import audit_status
+from asat_web.auth import (
+    ACCOUNTS_DOWN,
+    GateConfig,
+    Refused,
+    SessionGate,
+    asked_by,
+    asked_by_model,
+    csrf_protect,
+    practice_id,
+    refusal_response_body,
+    require,
+    signed_in,
+)
 from asat_web.diff import diff_texts
 from asat_web.documents_view import EDITABLE, IMAGE_TYPES, KINDS, LABELS, parse_change, review_view, show
 from asat_web.extraction_client import (
@@ -64,6 +92,7 @@ from asat_web.rendering import Renderer
 from asat_web.research_client import ResearchClient, ResearchRejected, ResearchReplyError, ResearchUnavailable
 from asat_web.security_headers import add_security_headers
 from asat_web.settings import WebSettings
+from asat_web.settings_pages import SettingsDeps, settings_router
 from asat_web.source_view import adjacent_versions, quote_in_source, timeline_items
 from asat_web.timeline_chart import timeline_chart
 from asat_web.turn import Mode, TurnRequest, browser_events, render_outcome
@@ -95,6 +124,7 @@ class StreamRequest(BaseModel):
     as_known_on: date | None = None  # the law as it then stood; sent alone when given
     mode: Mode = Mode.RESEARCH
     first_source: int = Field(default=1, ge=1)
+    client_id: int | None = Field(default=None, ge=1)  # one of the practice's clients, recorded with the question
 
     def turn(self) -> TurnRequest:
         return TurnRequest(
@@ -112,11 +142,21 @@ def create_app(
     client: httpx.AsyncClient | None = None,
     today: Any = date.today,
     extraction_client: httpx.AsyncClient | None = None,
+    *,
+    accounts: AccountsStore,
+    clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+    password_parameters: Parameters = DEFAULT_PARAMETERS,
+    throttle_rule: ThrottleRule = DEFAULT_RULE,
+    session_policy: SessionPolicy | None = None,
 ) -> FastAPI:
     """The app; ``client`` (an httpx client, e.g. over a stub research app) replaces the network,
     and ``extraction_client`` does the same for the extraction service. Both services get the
-    service token of ``settings`` with every request."""
+    service token of ``settings`` with every request. ``accounts`` holds the users, sessions and
+    the practice's clients and settings (``asat_accounts``); ``clock``, ``password_parameters``
+    (Argon2), ``throttle_rule`` and ``session_policy`` are the sign-in's, replaceable in tests."""
     settings = settings or WebSettings()
+    store = accounts
+    policy = session_policy or SessionPolicy()
     token = settings.service_token
     research = ResearchClient(settings.research_url, client=client, service_token=token)
     extraction = ExtractionClient(settings.extraction_url, client=extraction_client, service_token=token)
@@ -128,21 +168,89 @@ def create_app(
         await research.aclose()
         await extraction.aclose()
 
-    app = FastAPI(title="AsAt web", version="0.1.0", lifespan=lifespan, docs_url=None, redoc_url=None)
-    app.middleware("http")(add_security_headers)
-    app.mount("/static", StaticFiles(directory=str(files("asat_web") / "static")), name="static")
+    # Every route checks the CSRF token of a state-changing request (asat_web.auth.csrf_protect).
+    app = FastAPI(
+        title="AsAt web",
+        version="0.1.0",
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        dependencies=[Depends(csrf_protect(settings.max_upload_files))],
+    )
 
     def page(template: str, status: int = 200, **context: Any) -> HTMLResponse:
         return HTMLResponse(renderer.render(template, **context), status_code=status)
 
+    def render_error(title: str, message: str, status: int) -> str:
+        return renderer.render("error.html", title=title, message=message, status=status)
+
+    # Innermost: every request but /healthz, /sign-in and /static/ needs a session (asat_web.auth).
+    app.add_middleware(SessionGate, config=GateConfig(store, clock, policy, settings.cookie_secure, render_error))
+    app.middleware("http")(add_security_headers)
+    app.mount("/static", StaticFiles(directory=str(files("asat_web") / "static")), name="static")
+
+    def clients_now() -> tuple[Client, ...]:
+        """The practice's current clients (the research forms offer them)."""
+        return store.clients(practice_id())
+
     def form_defaults() -> dict[str, Any]:
-        return {"default_year": default_income_year(today())}
+        return {"default_year": default_income_year(today()), "clients": clients_now(), "client_id": None}
 
     def error_page(title: str, message: str, status: int) -> HTMLResponse:
         return page("error.html", status=status, title=title, message=message)
 
+    def chosen_client(raw: str | int | None) -> int | None:
+        """The client the form chose: none, or one of the practice's current clients (else ValueError)."""
+        if raw is None or (isinstance(raw, str) and not raw.strip()):
+            return None
+        try:
+            client_id = int(raw)
+        except ValueError:
+            raise ValueError("choose one of your practice's clients, or none") from None
+        found = store.client(practice_id(), client_id) if client_id >= 1 else None
+        if found is None or found.archived:
+            raise ValueError("choose one of your practice's current clients, or none")
+        return client_id
+
+    def of_this_practice(entry: AuditEntryOut) -> bool:
+        """Whether the audit row was asked for the signed-in practice (rows asked for another
+        practice, or without a signed-in user, are not shown: 404)."""
+        asked = entry.record.asked_by
+        return asked is not None and asked.practice_id == practice_id()
+
+    def asked_by_words(entry: AuditEntryOut) -> str | None:
+        """ "asked by jo@… (Practice), for client Acme Pty Ltd" for an audit row of this practice."""
+        asked = entry.record.asked_by
+        session = signed_in()
+        if asked is None or session.practice is None:
+            return None
+        words = f"asked by {asked.user_email} ({session.practice.practice_name})"
+        if asked.client_id is not None:
+            found = store.client(practice_id(), asked.client_id)
+            if found is not None:
+                words += f", for client {found.name}" + (" (archived)" if found.archived else "")
+        return words
+
+    @app.exception_handler(AccountsStoreError)
+    async def accounts_down(request: Request, exc: AccountsStoreError) -> Response:
+        """The accounts database failed (no session, sign-in or setting can be read): 503."""
+        return await refused(request, Refused(503, ACCOUNTS_DOWN, f"{exc}. Check that Postgres is running."))
+
+    @app.exception_handler(Refused)
+    async def refused(request: Request, exc: Refused) -> Response:
+        body, media_type = refusal_response_body(request.url.path, request.headers, exc, render_error)
+        if media_type == "application/json":
+            return JSONResponse(body, status_code=exc.status)
+        return HTMLResponse(body, status_code=exc.status)
+
     install_error_handlers(app)
     app.add_middleware(BodyLimit, max_bytes=MAX_FORM_BYTES, overrides={"/documents": MAX_UPLOAD_BYTES})
+    app.include_router(
+        account_router(
+            AccountDeps(store, page, clock, policy, throttle_rule, password_parameters, settings.cookie_secure)
+        )
+    )
+    app.include_router(settings_router(SettingsDeps(store, page, research, password_parameters)))
 
     @app.get("/", include_in_schema=False)
     def home() -> RedirectResponse:
@@ -155,14 +263,17 @@ def create_app(
     @app.post("/research", response_class=HTMLResponse)
     async def research_form(request: Request) -> HTMLResponse:
         """Without JavaScript: the form posts here and the whole page comes back with the turn."""
+        require(Action.ASK)
         fields = {k: v[0] for k, v in parse_qs((await request.body()).decode("utf-8", "replace")).items()}
         question = fields.get("question", "").strip()
-        context = form_defaults() | {"question": question}
+        context = await run_in_threadpool(form_defaults) | {"question": question}
         if not question:
             return page("research.html", status=422, turn=None, problem="Type a question.", **context)
         try:
+            client_id = await run_in_threadpool(chosen_client, fields.get("client_id"))
+            context["client_id"] = client_id
             year, day, known_on = _period(fields)
-            turn = TurnRequest(question, year, day, as_known_on=known_on)
+            turn = TurnRequest(question, year, day, as_known_on=known_on, asked_by=asked_by(client_id))
             body = await research.research(turn.research_body())
             result = render_outcome(renderer, body, turn)
         except ValueError as exc:
@@ -203,12 +314,18 @@ def create_app(
 
     @app.post("/stream", response_model=None)
     async def stream(request: StreamRequest) -> StreamingResponse | JSONResponse:
+        require(Action.ASK)
         if not request.question.strip():
             return JSONResponse(
                 {"error": "invalid_request", "message": "the question is empty: type the question"}, status_code=422
             )
+        try:
+            client_id = await run_in_threadpool(chosen_client, request.client_id)
+        except ValueError as exc:
+            return JSONResponse({"error": "invalid_request", "message": str(exc)}, status_code=422)
+        turn = replace(request.turn(), asked_by=asked_by(client_id))
         return StreamingResponse(
-            browser_events(research, renderer, request.turn()),
+            browser_events(research, renderer, turn),
             media_type="text/event-stream",
             headers={"cache-control": "no-store", "x-accel-buffering": "no"},
         )
@@ -236,7 +353,8 @@ def create_app(
         context = across_years_context(request)
         if not full:
             return page("across_years.html", full=False, **context)
-        collected = await collect_across_years(research, request)
+        require(Action.ASK)
+        collected = await collect_across_years(research, request.model_copy(update={"asked_by": asked_by_model()}))
         table = collected.table()
         return page(
             "across_years.html",
@@ -250,9 +368,11 @@ def create_app(
 
     @app.post("/across-years/stream", response_model=None)
     async def across_years_stream(request: AcrossYearsRequest) -> StreamingResponse:
-        """Research's across-years stream relayed (same origin): each event the table rendered again."""
+        """Research's across-years stream relayed (same origin): each event the table rendered again.
+        Who asks is the session's, whatever the body says."""
+        require(Action.ASK)
         return StreamingResponse(
-            across_years_events(research, renderer, request),
+            across_years_events(research, renderer, request.model_copy(update={"asked_by": asked_by_model()})),
             media_type="text/event-stream",
             headers={"cache-control": "no-store", "x-accel-buffering": "no"},
         )
@@ -293,8 +413,10 @@ def create_app(
         problem = None
         if audit is not None and start is not None and end is not None:
             try:
-                entry = (await research.audit_entry(audit)).model_dump(mode="json")
-                shown = quote_in_source(text, entry, source_id, start, end)
+                row = await research.audit_entry(audit)
+                if not await run_in_threadpool(of_this_practice, row):
+                    raise ResearchRejected(404, f"no audit row {audit} in this practice")
+                shown = quote_in_source(text, row.model_dump(mode="json"), source_id, start, end)
             except QuoteMismatch as exc:
                 problem = str(exc)
             except (ResearchRejected, ResearchUnavailable) as exc:
@@ -327,14 +449,15 @@ def create_app(
     @app.get("/audit", response_class=HTMLResponse)
     async def audit_page() -> HTMLResponse:
         try:
-            recent = await research.audit_recent(settings.audit_rows)
+            recent = await research.audit_recent(settings.audit_rows, practice_id())
             chain = await research.audit_verify()
         except ResearchReplyError as exc:
             return error_page(UNUSABLE, str(exc), 502)
         except (ResearchRejected, ResearchUnavailable) as exc:
             return error_page("Audit log unavailable", str(exc), 503)
         entries = [e.model_dump(mode="json") for e in recent.entries]
-        return page("audit.html", entries=entries, integrity=audit_status(chain))
+        asked = {e.id: await run_in_threadpool(asked_by_words, e) for e in recent.entries}
+        return page("audit.html", entries=entries, integrity=audit_status(chain), asked=asked)
 
     def file_note_or_refusal(made: Response | Refusal) -> Response:
         return made if isinstance(made, Response) else error_page(made.title, made.message, made.status)
@@ -342,24 +465,28 @@ def create_app(
     @app.get("/audit/{entry_id}/file-note.pdf", response_model=None)
     async def file_note_pdf(entry_id: int) -> Response:
         """The audit row's file note as PDF, made from the row (never from the browser)."""
-        return file_note_or_refusal(await file_note(research, entry_id, "pdf", datetime.now(UTC)))
+        return file_note_or_refusal(await file_note(research, entry_id, "pdf", datetime.now(UTC), practice_id()))
 
     @app.get("/audit/{entry_id}/file-note.md", response_model=None)
     async def file_note_markdown(entry_id: int) -> Response:
         """The audit row's file note as Markdown, made from the row (never from the browser)."""
-        return file_note_or_refusal(await file_note(research, entry_id, "md", datetime.now(UTC)))
+        return file_note_or_refusal(await file_note(research, entry_id, "md", datetime.now(UTC), practice_id()))
 
     @app.get("/audit/{entry_id}", response_class=HTMLResponse)
     async def audit_entry_page(entry_id: int) -> HTMLResponse:
         try:
-            entry = (await research.audit_entry(entry_id)).model_dump(mode="json")
+            row = await research.audit_entry(entry_id)
         except ResearchRejected as exc:
             return error_page("Audit row not found", str(exc), exc.status)
         except ResearchReplyError as exc:
             return error_page(UNUSABLE, str(exc), 502)
         except ResearchUnavailable as exc:
             return error_page("Audit log unavailable", str(exc), 503)
-        return page("audit_entry.html", entry=entry, record=entry["record"])
+        if not await run_in_threadpool(of_this_practice, row):
+            return error_page("Audit row not found", f"no audit row {entry_id} in this practice", 404)
+        entry = row.model_dump(mode="json")
+        asked = await run_in_threadpool(asked_by_words, row)
+        return page("audit_entry.html", entry=entry, record=entry["record"], asked=asked)
 
     @app.get("/history", response_class=HTMLResponse)
     async def history_page(q: str = "") -> HTMLResponse:
@@ -369,7 +496,7 @@ def create_app(
             problem = f"Search for at most {MAX_SEARCH_CHARS} characters (this is {len(search)})."
             return page("history.html", status=422, rows=(), q=search, problem=problem)
         try:
-            found = await research.audit_search(search or None, settings.audit_rows)
+            found = await research.audit_search(search or None, settings.audit_rows, practice_id())
         except ResearchRejected as exc:
             return page("history.html", status=422, rows=(), q=search, problem=str(exc))
         except ResearchReplyError as exc:
@@ -380,7 +507,10 @@ def create_app(
 
     async def history_row(audit_id: int) -> AuditEntryOut | HTMLResponse:
         try:
-            return await research.audit_entry(audit_id)
+            row = await research.audit_entry(audit_id)
+            if not await run_in_threadpool(of_this_practice, row):
+                raise ResearchRejected(404, f"no audit row {audit_id} in this practice")
+            return row
         except ResearchRejected as exc:
             return error_page("Question not found", str(exc), exc.status)
         except ResearchReplyError as exc:
@@ -388,7 +518,7 @@ def create_app(
         except ResearchUnavailable as exc:
             return error_page("Audit log unavailable", str(exc), 503)
 
-    def history_entry_page(entry: AuditEntryOut, status: int = 200, **context: Any) -> HTMLResponse:
+    async def history_entry_page(entry: AuditEntryOut, status: int = 200, **context: Any) -> HTMLResponse:
         """The answer as given (never a part of one), the form that asks again, and what ``context`` adds."""
         given = answer_as_given(entry)
         turn = TurnRequest(entry.record.question, None, None)
@@ -401,6 +531,7 @@ def create_app(
             given=given,
             given_html=given_html,
             asked=asked_on(entry.recorded_at),
+            asked_by=await run_in_threadpool(asked_by_words, entry),
             again_period=request_period(ask_again_body(entry, given.outcome)),
             **context,
         )
@@ -408,27 +539,34 @@ def create_app(
     @app.get("/history/{audit_id}", response_class=HTMLResponse)
     async def history_entry(audit_id: Annotated[int, Path(ge=1)]) -> HTMLResponse:
         entry = await history_row(audit_id)
-        return entry if isinstance(entry, HTMLResponse) else history_entry_page(entry)
+        return entry if isinstance(entry, HTMLResponse) else await history_entry_page(entry)
 
     @app.post("/history/{audit_id}/again", response_class=HTMLResponse)
     async def history_again(audit_id: Annotated[int, Path(ge=1)]) -> HTMLResponse:
-        """The row's question asked again for the same period (a new audit row), shown below the
+        """The row's question asked again for the same period (a new audit row, asked by the
+        signed-in user, for the row's client while it is still the practice's), shown below the
         answer as given with what changed."""
+        require(Action.ASK)
         entry = await history_row(audit_id)
         if isinstance(entry, HTMLResponse):
             return entry
         given = answer_as_given(entry).outcome
+        before = entry.record.asked_by.client_id if entry.record.asked_by is not None else None
         try:
-            now = await research.research(ask_again_body(entry, given))
+            client_id = await run_in_threadpool(chosen_client, before)
+        except ValueError:
+            client_id = None
+        try:
+            now = await research.research(ask_again_body(entry, given) | {"asked_by": asked_by(client_id)})
         except ResearchRejected as exc:
-            return history_entry_page(entry, exc.status, again_problem=f"Not asked again: {exc}")
+            return await history_entry_page(entry, exc.status, again_problem=f"Not asked again: {exc}")
         except ResearchReplyError as exc:
-            return history_entry_page(entry, 502, again_problem=f"{UNUSABLE}: {exc}")
+            return await history_entry_page(entry, 502, again_problem=f"{UNUSABLE}: {exc}")
         except ResearchUnavailable as exc:
-            return history_entry_page(entry, 503, again_problem=f"Not asked again: {exc}")
+            return await history_entry_page(entry, 503, again_problem=f"Not asked again: {exc}")
         again_html = render_outcome(renderer, now, TurnRequest(entry.record.question, None, None))["html"]
         changes = compare_outcomes(given, now) if given is not None else None
-        return history_entry_page(entry, again=now, again_html=again_html, changes=changes)
+        return await history_entry_page(entry, again=now, again_html=again_html, changes=changes)
 
     def extraction_error(exc: ExtractionRejected | ExtractionUnavailable) -> HTMLResponse:
         if isinstance(exc, ExtractionRejected):
@@ -440,7 +578,7 @@ def create_app(
 
     async def documents_page(status: int = 200, **context: Any) -> HTMLResponse:
         try:
-            listed = await extraction.transactions(settings.document_rows)
+            listed = await extraction.transactions(practice_id(), settings.document_rows)
         except (ExtractionRejected, ExtractionUnavailable) as exc:
             return extraction_error(exc)
         rows = [
@@ -461,7 +599,7 @@ def create_app(
 
     async def review_page(document_id: UUID, status: int = 200, **context: Any) -> HTMLResponse:
         try:
-            detail = await extraction.document(document_id)
+            detail = await extraction.document(practice_id(), document_id)
         except (ExtractionRejected, ExtractionUnavailable) as exc:
             return extraction_error(exc)
         context = {"problem": None, "saved": None, "form": {}} | context
@@ -485,6 +623,7 @@ def create_app(
     @app.post("/documents", response_class=HTMLResponse)
     async def upload_documents(request: Request) -> HTMLResponse:
         """The files of the form (``files``, one or many) forwarded in one request to extraction."""
+        require(Action.UPLOAD_DOCUMENTS)
         form = await request.form(max_files=settings.max_upload_files + 1, max_fields=10)
         uploads: list[Upload] = []
         for item in form.getlist("files"):
@@ -497,7 +636,7 @@ def create_app(
         if not uploads:
             return await documents_page(422, problem="Choose at least one file (or drop files on the box).")
         try:
-            reply = await extraction.upload(uploads)
+            reply = await extraction.upload(practice_id(), uploads)
         except ExtractionRejected as exc:
             return await documents_page(exc.status, problem=f"Nothing was uploaded: {exc}")
         except ExtractionUnavailable as exc:
@@ -517,7 +656,7 @@ def create_app(
     async def document_file(document_id: UUID) -> Response:
         """The original, relayed from extraction (same origin, so the page's policy allows the image)."""
         try:
-            original = await extraction.original(document_id)
+            original = await extraction.original(practice_id(), document_id)
         except (ExtractionRejected, ExtractionUnavailable) as exc:
             return extraction_error(exc)
         disposition = "inline" if original.media_type in IMAGE_TYPES else "attachment"
@@ -528,7 +667,7 @@ def create_app(
     async def document_page_image(document_id: UUID, page: Annotated[int, Path(ge=1, le=10_000)]) -> Response:
         """One page of the original rendered as PNG by extraction, relayed (same origin: the policy allows it)."""
         try:
-            image = await extraction.page(document_id, page)
+            image = await extraction.page(practice_id(), document_id, page)
         except (ExtractionRejected, ExtractionUnavailable) as exc:
             return extraction_error(exc)
         headers = {
@@ -540,6 +679,7 @@ def create_app(
     @app.post("/documents/{document_id}/corrections", response_model=None)
     async def correct_document(document_id: UUID, request: Request) -> HTMLResponse | RedirectResponse:
         """One field's corrected value (or a review decision) and who made it, sent as a PATCH."""
+        require(Action.REVIEW_DOCUMENTS)
         fields = {k: v[0] for k, v in parse_qs((await request.body()).decode("utf-8", "replace")).items()}
         who, note = fields.get("who", "").strip(), fields.get("note", "").strip() or None
         decision = fields.get("review_status")
@@ -556,8 +696,8 @@ def create_app(
         except ValueError as exc:
             return await review_page(document_id, status=422, problem=str(exc), form=form)
         try:
-            detail = await extraction.document(document_id)
-            await extraction.correct(detail.transaction.id, body)
+            detail = await extraction.document(practice_id(), document_id)
+            await extraction.correct(practice_id(), detail.transaction.id, body)
         except ExtractionRejected as exc:
             if exc.status == 404:
                 return extraction_error(exc)

@@ -16,6 +16,7 @@ from typing import Literal
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
+from asat_corpus.contracts.audit_log import AuditEntryOut
 from asat_web.file_note import FileNoteError, PredatesFileNotes, note_from_row
 from asat_web.file_note_markdown import render_markdown
 from asat_web.file_note_pdf import render_pdf
@@ -38,8 +39,11 @@ def file_name(entry_id: int, kind: Kind) -> str:
     return f"asat-file-note-{entry_id}.{kind}"
 
 
-async def file_note(research: ResearchClient, entry_id: int, kind: Kind, now: datetime) -> Response | Refusal:
-    """Audit row ``entry_id``'s file note as a ``kind`` download generated at ``now``, or why not."""
+async def file_note(
+    research: ResearchClient, entry_id: int, kind: Kind, now: datetime, practice_id: int
+) -> Response | Refusal:
+    """Audit row ``entry_id``'s file note as a ``kind`` download generated at ``now``, or why not.
+    A row asked for another practice than ``practice_id`` (or by no signed-in user) is not found."""
     try:
         entry = await research.audit_entry(entry_id)
     except ResearchRejected as exc:
@@ -48,6 +52,13 @@ async def file_note(research: ResearchClient, entry_id: int, kind: Kind, now: da
         return Refusal(UNUSABLE, str(exc), 502)
     except ResearchUnavailable as exc:
         return Refusal("Audit log unavailable", str(exc), 503)
+    asked = entry.record.asked_by
+    if asked is None or asked.practice_id != practice_id:
+        return Refusal("Audit row not found", f"no audit row {entry_id} in this practice", 404)
+    return await _file_note(entry, entry_id, kind, now)
+
+
+async def _file_note(entry: AuditEntryOut, entry_id: int, kind: Kind, now: datetime) -> Response | Refusal:
     try:
         note = note_from_row(entry, now)
     except PredatesFileNotes as exc:

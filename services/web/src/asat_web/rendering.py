@@ -6,8 +6,10 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup, escape
 
-from asat_web import labels
+from asat_accounts.permissions import Action
+from asat_web import auth, labels
 from asat_web.outcome import CitationView
 from asat_web.question_marks import mark_words
 
@@ -23,6 +25,11 @@ def source_href(source_id: str, citation: CitationView | None = None, audit_id: 
 def source_text_href(source_id: str) -> str:
     """The address of the version's whole text as an HTML fragment ("Show whole section")."""
     return f"{source_href(source_id)}/text"
+
+
+def csrf_field() -> Markup:
+    """The hidden field every form posting to this site carries (``asat_web.auth``)."""
+    return Markup(f'<input type="hidden" name="{auth.CSRF_FIELD}" value="{escape(auth.csrf_token())}">')
 
 
 def create_environment() -> Environment:
@@ -43,6 +50,11 @@ def create_environment() -> Environment:
         stages=labels.STAGES,
         not_authorised=labels.NOT_AUTHORISED,
         mark_words=mark_words,
+        csrf_token=auth.csrf_token,
+        csrf_field=csrf_field,
+        current_session=auth.current_session,
+        may=auth.may,
+        Action=Action,
     )
     return env
 

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ValidationError
 
 from asat_corpus.contracts.audit_log import AuditEntries, AuditEntryOut, ChainReportOut
 from asat_corpus.contracts.errors import describe_validation_error
+from asat_corpus.contracts.provider import ProviderCheckReply
 from asat_corpus.contracts.research import PeriodPreview, ResearchOutcome
 from asat_corpus.contracts.source_view import SourceOut
 from asat_corpus.service_token import bearer_headers
@@ -27,6 +28,7 @@ from asat_web.sse import SseEvent, SseParser
 START_HINT = "start it with `python -m asat_research serve` (or `make up`), or set ASAT_RESEARCH_URL"
 # The research service's refusals of a request itself (not found, invalid): passed on as they are.
 REFUSALS = frozenset({404, 422})
+PROVIDER_CHECK_TIMEOUT_S = 300.0  # the probe sends the provider several requests, each up to its own timeout
 Reply = TypeVar("Reply", bound=BaseModel)
 
 
@@ -111,14 +113,24 @@ class ResearchClient:
             raise ResearchRejected(404, str(exc)) from exc
         return await self._call("GET", path, SourceOut)
 
-    async def audit_recent(self, last: int) -> AuditEntries:
-        return await self._call("GET", "/v1/audit", AuditEntries, params={"last": last})
+    async def audit_recent(self, last: int, practice_id: int) -> AuditEntries:
+        """``GET /v1/audit?practice_id=``: the latest ``last`` rows asked for the practice."""
+        return await self._call("GET", "/v1/audit", AuditEntries, params={"last": last, "practice_id": practice_id})
 
-    async def audit_search(self, contains: str | None, last: int) -> AuditEntries:
-        """``GET /v1/audit?contains=``: the latest ``last`` rows whose question contains the text
-        (case-insensitive, taken literally); without it, the latest rows."""
-        params: dict[str, Any] = {"last": last} | ({"contains": contains} if contains else {})
+    async def audit_search(self, contains: str | None, last: int, practice_id: int) -> AuditEntries:
+        """``GET /v1/audit?contains=&practice_id=``: the latest ``last`` rows of the practice whose
+        question contains the text (case-insensitive, taken literally); without it, the latest rows."""
+        params: dict[str, Any] = {"last": last, "practice_id": practice_id} | (
+            {"contains": contains} if contains else {}
+        )
         return await self._call("GET", "/v1/audit", AuditEntries, params=params)
+
+    async def provider_check(self, body: Mapping[str, Any]) -> ProviderCheckReply:
+        """``POST /v1/provider/check``: the provider probe over ``body``'s settings (with their key).
+        It may take a while (several requests to the provider), hence its own timeout."""
+        return await self._call(
+            "POST", "/v1/provider/check", ProviderCheckReply, json=dict(body), timeout=PROVIDER_CHECK_TIMEOUT_S
+        )
 
     async def audit_entry(self, entry_id: int) -> AuditEntryOut:
         return await self._call("GET", f"/v1/audit/{entry_id}", AuditEntryOut)

@@ -6,6 +6,7 @@
 | ``ASAT_EXTRACTION_URL`` | the extraction service (Documents pages), an http(s) URL | ``http://127.0.0.1:8750`` |
 | ``ASAT_WEB_HOST`` | the address to listen on | ``127.0.0.1`` |
 | ``ASAT_WEB_PORT`` | the port, 1 to 65535 | ``8740`` |
+| ``ASAT_WEB_COOKIE_SECURE`` | ``true``: the session cookie is ``Secure`` (https only); ``false`` for plain http on this machine | ``true`` |
 | ``ASAT_SERVICE_TOKEN`` | the service token sent to research and extraction (which refuse a request without it); the web itself is not guarded by it | required by ``python -m asat_web`` |
 """
 
@@ -49,6 +50,12 @@ class WebSettings(EnvSettings):
     )
     host: str = Field(default=DEFAULT_HOST, validation_alias="ASAT_WEB_HOST", description=HOST_ALLOWED)
     port: Port = Field(default=DEFAULT_PORT, validation_alias="ASAT_WEB_PORT", description=PORT_ALLOWED)
+    cookie_secure: bool = Field(
+        default=True,
+        validation_alias="ASAT_WEB_COOKIE_SECURE",
+        description="true (the default: the session cookie is sent over https only) or false (plain http, "
+        "e.g. http://127.0.0.1 on this machine, as make up serves it)",
+    )
     audit_rows: int = Field(default=50, ge=1, le=500)  # rows on the audit page; not a setting
     document_rows: int = Field(default=200, ge=1, le=1000)  # transactions on the Documents page; not a setting
     max_upload_files: int = Field(default=50, ge=1, le=1000)  # files one upload form may carry; not a setting

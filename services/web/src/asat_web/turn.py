@@ -35,11 +35,14 @@ class TurnRequest:
     mode: Mode = Mode.RESEARCH
     first_source: int = 1
     as_known_on: str | None = None  # the law as it then stood: the text on the books that day
+    asked_by: dict[str, Any] | None = None  # who asks (the session's user, practice and client), recorded
 
     def research_body(self) -> dict[str, Any]:
         """The research request: the as-known-on day if one was given (it stands alone), else the
-        as-at day, else the income year."""
+        as-at day, else the income year; and who asks."""
         body: dict[str, Any] = {"question": self.question}
+        if self.asked_by is not None:
+            body["asked_by"] = dict(self.asked_by)
         if self.as_known_on:
             body["as_known_on"] = self.as_known_on
         elif self.as_of:

@@ -37,8 +37,9 @@ from asat_research.rerank import EmbeddingCosineReranker
 from asat_research.retrieval_http import HttpRetriever
 from asat_research.verifier_client import HttpVerifierClient
 from asat_verifier.composition import create_app as create_verifier_app
-from asat_web.app import create_app as create_web_app
 from asat_web.settings import WebSettings
+
+from .signing_in import browser_web_app
 
 ENV = {"ASAT_EMBEDDER": "minilm", "ASAT_INDEX_ACTS": "itaa1997", "ASAT_INDEX_RULINGS": "none"}
 
@@ -103,8 +104,10 @@ def research_pipeline(root: Path) -> Iterator[ResearchPipeline]:
 
 @contextmanager
 def live_services(root: Path) -> Iterator[tuple[str, str]]:
-    """(research URL, web URL), both serving until the context ends."""
+    """(research URL, web URL), both serving until the context ends. The web has its own accounts
+    store: a browser signs in with ``signing_in.sign_in`` first."""
     with research_pipeline(root) as pipeline, serve(create_research_app(pipeline)) as research_url:
         settings = WebSettings(research_url=research_url)
-        with serve(create_web_app(settings, client=httpx.AsyncClient(base_url=research_url, timeout=120))) as web_url:
+        research = httpx.AsyncClient(base_url=research_url, timeout=120)
+        with serve(browser_web_app(research, settings)) as web_url:
             yield research_url, web_url

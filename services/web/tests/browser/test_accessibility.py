@@ -26,12 +26,12 @@ from asat_extraction.inputs.ocr import TesseractOcr
 from asat_extraction.pipeline import Pipeline
 from asat_extraction.store.memory import MemoryStore
 from asat_extraction.testing.samples import invoice_pdf
-from asat_web.app import create_app
 from asat_web.settings import WebSettings
 
 from ..stub_research import RETRO_ACT, V2015, create_stub
 from .axe import assert_accessible, axe_source, check_page
 from .live_stack import live_services
+from .signing_in import browser_web_app, sign_in
 from .test_timeline_chart import serve
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -114,6 +114,7 @@ def chromium() -> Iterator[playwright_sync.Browser]:
 def _tab(chromium: playwright_sync.Browser, web_url: str) -> Tab:
     page = chromium.new_page(viewport={"width": 1280, "height": 900})
     page.set_default_timeout(TIMEOUT_MS)
+    sign_in(page, web_url)
     return Tab(web_url, page)
 
 
@@ -136,7 +137,7 @@ def offline(chromium: playwright_sync.Browser) -> Iterator[Tab]:
     research = httpx.AsyncClient(transport=httpx.ASGITransport(app=create_stub()), base_url=RESEARCH)
     with serve(extraction_app) as extraction_url:
         settings = WebSettings(research_url=RESEARCH, extraction_url=extraction_url)
-        with serve(create_app(settings, client=research)) as web_url:
+        with serve(browser_web_app(research, settings)) as web_url:
             tab = _tab(chromium, web_url)
             yield tab
             tab.page.close()

@@ -26,10 +26,10 @@ from asat_extraction.pipeline import Pipeline
 from asat_extraction.store.memory import MemoryStore
 from asat_extraction.synthetic.render_image import draw_page, encode
 from asat_extraction.testing.samples import INVOICE_ROWS, invoice_pdf
-from asat_web.app import create_app
 from asat_web.settings import WebSettings
 
 from ..stub_research import create_stub
+from .signing_in import browser_web_app, sign_in
 from .test_timeline_chart import serve
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -83,7 +83,7 @@ def session() -> Iterator[Session]:
     research = httpx.AsyncClient(transport=httpx.ASGITransport(app=create_stub()), base_url=RESEARCH)
     with serve(extraction_app) as extraction_url:
         settings = WebSettings(research_url=RESEARCH, extraction_url=extraction_url)
-        with serve(create_app(settings, client=research)) as web_url, playwright_sync.sync_playwright() as p:
+        with serve(browser_web_app(research, settings)) as web_url, playwright_sync.sync_playwright() as p:
             chromium = p.chromium.launch(
                 executable_path=CHROMIUM,
                 headless=True,
@@ -91,6 +91,7 @@ def session() -> Iterator[Session]:
             )
             tab = chromium.new_page(viewport={"width": 1280, "height": 900})
             tab.set_default_timeout(TIMEOUT_MS)
+            sign_in(tab, web_url)
             console: list[str] = []
             tab.on("console", lambda message: console.append(message.text))
             yield Session(web_url, tab, console)

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from .live_stack import live_services
+from .signing_in import sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.corpus, pytest.mark.slow]
 
@@ -51,6 +52,7 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, playw
         )
         page = chromium.new_page(viewport={"width": 1280, "height": 900})
         page.set_default_timeout(TIMEOUT_MS)
+        sign_in(page, web_url)
         yield web_url, page
         chromium.close()
 

@@ -18,6 +18,7 @@ import pytest
 
 from .axe import assert_accessible, axe_source
 from .live_stack import live_services
+from .signing_in import sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.corpus, pytest.mark.slow]
 
@@ -57,6 +58,7 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, playw
         )
         page = chromium.new_page(viewport={"width": 1280, "height": 900})
         page.set_default_timeout(TIMEOUT_MS)
+        sign_in(page, web_url)
         yield web_url, page
         chromium.close()
 

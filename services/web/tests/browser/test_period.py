@@ -15,10 +15,10 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
-from asat_web.app import create_app
 from asat_web.settings import WebSettings
 
 from ..stub_research import create_stub
+from .signing_in import browser_web_app, sign_in
 from .test_timeline_chart import serve
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -60,7 +60,7 @@ def session() -> Iterator[Session]:
     SHOTS.mkdir(parents=True, exist_ok=True)
     stub = create_stub(periods=True)
     research = httpx.AsyncClient(transport=httpx.ASGITransport(app=stub), base_url=RESEARCH)
-    app = create_app(WebSettings(research_url=RESEARCH), client=research)
+    app = browser_web_app(research, WebSettings(research_url=RESEARCH))
     with serve(app) as web_url, playwright_sync.sync_playwright() as p:
         chromium = p.chromium.launch(
             executable_path=CHROMIUM,
@@ -69,6 +69,7 @@ def session() -> Iterator[Session]:
         )
         tab = chromium.new_page(viewport={"width": 1280, "height": 900})
         tab.set_default_timeout(TIMEOUT_MS)
+        sign_in(tab, web_url)
         console: list[str] = []
         tab.on("console", lambda message: console.append(message.text))
         yield Session(web_url, tab, stub, console)

@@ -17,10 +17,10 @@ import pytest
 import uvicorn
 from fastapi import FastAPI
 
-from asat_web.app import create_app
 from asat_web.settings import WebSettings
 
 from ..stub_research import CANDIDATES, RETRO_ACT, RETRO_ASSENT, V2015, create_stub
+from .signing_in import browser_web_app, sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -67,7 +67,7 @@ def page() -> Iterator[tuple[str, playwright_sync.Page, list[str]]]:
     if not Path(CHROMIUM).exists():
         pytest.fail(f"no Chromium at {CHROMIUM}: apt-get install chromium (or set ASAT_CHROMIUM)", pytrace=False)
     research = httpx.AsyncClient(transport=httpx.ASGITransport(app=create_stub()), base_url=RESEARCH)
-    app = create_app(WebSettings(research_url=RESEARCH), client=research)
+    app = browser_web_app(research, WebSettings(research_url=RESEARCH))
     with serve(app) as web_url, playwright_sync.sync_playwright() as p:
         chromium = p.chromium.launch(
             executable_path=CHROMIUM,
@@ -75,6 +75,7 @@ def page() -> Iterator[tuple[str, playwright_sync.Page, list[str]]]:
             args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
         )
         tab = chromium.new_page(viewport={"width": 1280, "height": 900})
+        sign_in(tab, web_url)
         console: list[str] = []
         tab.on("console", lambda message: console.append(message.text))
         yield web_url, tab, console

@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from .live_stack import live_services
+from .signing_in import sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.corpus, pytest.mark.slow]
 
@@ -70,6 +71,7 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
         )
         page = chromium.new_page(viewport={"width": 1280, "height": 900})
         page.set_default_timeout(TIMEOUT_MS)
+        sign_in(page, web_url)
         session = Browser(web_url, page)
         page.on("request", lambda request: session.requests.append(request.url))
         yield session

@@ -1,5 +1,5 @@
--- Web sessions, sign-in attempts by address (rate limiting), each practice's generation
--- provider settings and the documents uploaded for it, in schema app, under row-level security like the tables of 0001.
+-- Web sessions, sign-in attempts by address (rate limiting) and each practice's generation
+-- provider settings, in schema app, under row-level security like the tables of 0001.
 --
 -- Two more transaction settings are read, never trusted from a request:
 --   app.session_digest    the SHA-256 (hex) of the session token the request's cookie carries:
@@ -45,24 +45,12 @@ CREATE TABLE app.provider_settings (
     updated_at  timestamptz NOT NULL DEFAULT now()
 );
 
--- The documents (extraction's ids) uploaded for a practice: the web shows a practice its own only,
--- until extraction's own tables carry the practice (see docs/accounts.md, "A new tenant table").
-CREATE TABLE app.practice_documents (
-    practice_id bigint      NOT NULL REFERENCES app.practices (id),
-    document_id uuid        NOT NULL,
-    added_by    bigint      NOT NULL REFERENCES app.users (id),
-    added_at    timestamptz NOT NULL DEFAULT now(),
-    PRIMARY KEY (practice_id, document_id)
-);
-
 ALTER TABLE app.sessions ENABLE ROW LEVEL SECURITY;
 ALTER TABLE app.sessions FORCE ROW LEVEL SECURITY;
 ALTER TABLE app.sign_in_attempts ENABLE ROW LEVEL SECURITY;
 ALTER TABLE app.sign_in_attempts FORCE ROW LEVEL SECURITY;
 ALTER TABLE app.provider_settings ENABLE ROW LEVEL SECURITY;
 ALTER TABLE app.provider_settings FORCE ROW LEVEL SECURITY;
-ALTER TABLE app.practice_documents ENABLE ROW LEVEL SECURITY;
-ALTER TABLE app.practice_documents FORCE ROW LEVEL SECURITY;
 
 -- Sessions: the one whose token the request carries; a practice's own (its members' sessions,
 -- e.g. to end them); a user's own (to sign out everywhere else after a password change). A
@@ -91,10 +79,5 @@ CREATE POLICY sign_in_attempts_of_the_address ON app.sign_in_attempts FOR ALL
 
 -- Provider settings: a tenant table like clients.
 CREATE POLICY provider_settings_of_the_practice ON app.provider_settings FOR ALL
-    USING (practice_id = (SELECT app.current_practice_id()))
-    WITH CHECK (practice_id = (SELECT app.current_practice_id()));
-
--- Practice documents: a tenant table like clients.
-CREATE POLICY practice_documents_of_the_practice ON app.practice_documents FOR ALL
     USING (practice_id = (SELECT app.current_practice_id()))
     WITH CHECK (practice_id = (SELECT app.current_practice_id()));

@@ -16,6 +16,12 @@
 
   function field(name) { return form.elements.namedItem(name); }
 
+  // The session's CSRF token: every POST to this site carries it (the server refuses one without).
+  function csrfToken() {
+    var meta = document.querySelector('meta[name="csrf-token"]');
+    return meta ? meta.getAttribute("content") : "";
+  }
+
   function period() {
     var checked = form.querySelector("input[name=period]:checked");
     var chosen = checked ? checked.value : "question";
@@ -107,13 +113,15 @@
     if (when.as_known_on) { body.as_known_on = when.as_known_on; }
     else if (when.as_of) { body.as_of = when.as_of; }
     else if (when.income_year) { body.income_year = when.income_year; }
+    var client = field("client_id");
+    if (client && client.value) { body.client_id = Number(client.value); }
     busy = true;
     form.setAttribute("aria-busy", "true");
     if (mode === "chat") { field("question").value = ""; }
     var state = { buffer: "" };
     fetch("/stream", {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "text/event-stream" },
+      headers: { "content-type": "application/json", accept: "text/event-stream", "x-csrf-token": csrfToken() },
       body: JSON.stringify(body)
     }).then(function (reply) {
       if (!reply.ok) {
