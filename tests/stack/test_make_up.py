@@ -116,7 +116,9 @@ def get_json(url: str, token: str | None = None) -> Any:
 
 def status_of(url: str, token: str | None, data: bytes | None = None) -> int:
     """The HTTP status of a request to ``url`` (with ``token`` as the bearer token when given)."""
-    headers = {"content-type": "application/json"} | ({"authorization": f"Bearer {token}"} if token else {})
+    # Extraction also needs the practice a request acts for (any practice id will do for the token check).
+    headers = {"content-type": "application/json", "x-asat-practice": "1"}
+    headers |= {"authorization": f"Bearer {token}"} if token else {}
     try:
         with urllib.request.urlopen(urllib.request.Request(url, data=data, headers=headers), timeout=30) as response:
             return int(response.status)
