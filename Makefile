@@ -3,7 +3,7 @@ SHELL := /bin/bash
 PYTHON ?= python3.11
 VENV := .venv
 PY := $(VENV)/bin/python
-SERVICES := corpus verifier ingest audit accounts research web extraction
+SERVICES := corpus verifier ingest audit accounts connections research web extraction
 export ASAT_CORPUS_DIR ?= $(abspath ../shared/corpus)
 export ASAT_TEST_DATABASE_URL ?= postgresql://postgres@127.0.0.1:5432/postgres
 
