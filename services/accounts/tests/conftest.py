@@ -25,7 +25,7 @@ from psycopg.conninfo import make_conninfo
 
 from asat_accounts.fields import client_fields
 from asat_accounts.migrate import migrate
-from asat_accounts.model import Role
+from asat_accounts.model import ResearchHistoryEntry, Role
 from asat_accounts.postgres_store import PostgresAccountsStore
 from asat_accounts.secret_box import KeyRing
 from asat_accounts.sessions import new_token
@@ -145,4 +145,10 @@ def two_practices(store: PostgresAccountsStore) -> TwoPractices:
     for practice, owner in ((a, a_owner), (b, b_owner)):
         store.create_session(owner.user.id, practice.id, new_token(), new_token(), now, now + timedelta(hours=1))
         store.save_provider_settings(practice.id, "ollama", "", "llama3")
+        audit_id = secrets.randbelow(10**12) + 1  # the audit log's row, written by research
+        question = f"What was the turnover threshold for {practice.name}?"
+        store.record_research(
+            practice.id,
+            ResearchHistoryEntry(audit_id, owner.user.id, None, question, "income year 2015", "answer", "g", now),
+        )
     return TwoPractices(a, b, a_owner, b_owner, a_secret, b_secret)

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from asat_accounts.errors import AccountsConflictError, AccountsInputError, AccountsNotFoundError
 from asat_accounts.fields import client_fields
-from asat_accounts.model import Practice, Role, SecretValue
+from asat_accounts.model import Practice, ResearchHistoryEntry, Role, SecretValue
 from asat_accounts.secret_box import KeyRing, SecretKeyError
 from asat_accounts.sessions import new_token
 from asat_accounts.sign_in import check_credentials
@@ -28,6 +29,23 @@ from .support import CHEAP, KEY_1, cheap_hash
 MakeStore = Callable[[KeyRing | None], AccountsStore]
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 HOUR = timedelta(hours=1)
+
+
+def asked(
+    audit_id: int, user_id: int, question: str = "What was the turnover threshold?", **changes: object
+) -> ResearchHistoryEntry:
+    """A research history row of ``audit_id`` asked by ``user_id``."""
+    entry = ResearchHistoryEntry(
+        audit_id=audit_id,
+        user_id=user_id,
+        client_id=None,
+        question=question,
+        period="income year 2015",
+        decision="answer",
+        corpus_generation="0123456789abcdef",
+        asked_at=T0,
+    )
+    return replace(entry, **changes)  # type: ignore[arg-type]
 
 
 def email(label: str) -> str:
@@ -373,3 +391,76 @@ class AccountsStoreContract:
             store.save_provider_settings(a.id, "gpt", "", "")
         with pytest.raises(AccountsInputError, match="is not an http"):
             store.save_provider_settings(a.id, "ollama", "ftp://example.com", "llama3")
+
+    # --- research history ------------------------------------------------------------------------
+
+    def _audit_ids(self, count: int) -> list[int]:
+        """Audit row ids no other test uses (the Postgres adapter's tests share one database)."""
+        first = secrets.randbelow(10**12) * 100 + 1
+        return [first + n for n in range(count)]
+
+    def test_research_history_is_recorded_and_listed_newest_first(self, store: AccountsStore) -> None:
+        practice, owner_id = self._practice(store)
+        client = store.add_client(practice.id, client_fields("Acme Pty Ltd"))
+        one, two, three = self._audit_ids(3)
+        first = store.record_research(practice.id, asked(one, owner_id, "Turnover threshold in FY2015?"))
+        assert first == asked(one, owner_id, "Turnover threshold in FY2015?")
+        store.record_research(practice.id, asked(three, owner_id, "Payroll tax?", decision="abstain_low_relevance"))
+        store.record_research(practice.id, asked(two, owner_id, "What is the TURNOVER test?", client_id=client.id))
+        listed = store.research_history(practice.id, None, 20)
+        assert [e.audit_id for e in listed] == [three, two, one]
+        assert listed[1].client_id == client.id and listed[0].decision == "abstain_low_relevance"
+        assert listed[2].asked_at == T0
+        assert [e.audit_id for e in store.research_history(practice.id, None, 2)] == [three, two]
+        assert [e.audit_id for e in store.research_history(practice.id, " turnover ", 20)] == [two, one]
+        assert [e.audit_id for e in store.research_history(practice.id, "100%_", 20)] == []  # taken literally
+        assert store.owns_audit_row(practice.id, two) is True
+        assert store.owns_audit_row(practice.id, three + 1) is False
+        assert store.owns_audit_row(practice.id, 0) is False
+        assert store.owns_audit_row(practice.id, 2**63) is False  # beyond a bigint: no row, not an error
+
+    def test_research_history_is_append_only(self, store: AccountsStore) -> None:
+        practice, owner_id = self._practice(store)
+        (row,) = self._audit_ids(1)
+        first = store.record_research(practice.id, asked(row, owner_id, "First?"))
+        again = store.record_research(practice.id, asked(row, owner_id, "Second?", decision="abstain_low_relevance"))
+        assert again == first
+        assert [e.question for e in store.research_history(practice.id, None, 20)] == ["First?"]
+
+    def test_another_practices_research_history_is_not_seen(self, store: AccountsStore) -> None:
+        a, a_owner = self._practice(store, "Alpha")
+        b, b_owner = self._practice(store, "Beta")
+        b_client = store.add_client(b.id, client_fields("Bravo Pty Ltd"))
+        mine, theirs = self._audit_ids(2)
+        store.record_research(a.id, asked(mine, a_owner))
+        store.record_research(b.id, asked(theirs, b_owner, client_id=b_client.id))
+        assert [e.audit_id for e in store.research_history(a.id, None, 500)] == [mine]
+        assert [e.audit_id for e in store.research_history(b.id, None, 500)] == [theirs]
+        assert store.owns_audit_row(a.id, theirs) is False and store.owns_audit_row(b.id, mine) is False
+        assert store.owns_audit_row(a.id, mine) is True
+        with pytest.raises(AccountsNotFoundError, match="is not a member"):
+            store.record_research(a.id, asked(theirs + 1, b_owner))
+        with pytest.raises(AccountsNotFoundError, match=f"no client {b_client.id} in practice {a.id}"):
+            store.record_research(a.id, asked(theirs + 1, a_owner, client_id=b_client.id))
+        assert not store.owns_audit_row(a.id, theirs + 1)
+
+    @pytest.mark.parametrize(
+        ("changes", "message"),
+        [
+            ({"audit_id": 0}, "audit row id must be a positive integer"),
+            ({"question": "  "}, "must be 1 to 4000 characters"),
+            ({"question": "x" * 4001}, "must be 1 to 4000 characters"),
+            ({"period": ""}, "is empty: say it in words"),
+            ({"decision": "Answer!"}, "is not a research decision"),
+            ({"asked_at": datetime(2026, 3, 2, 9, 0)}, "needs its time zone"),
+        ],
+    )
+    def test_a_bad_history_row_is_refused(self, store: AccountsStore, changes: dict[str, object], message: str) -> None:
+        practice, owner_id = self._practice(store)
+        (row,) = self._audit_ids(1)
+        with pytest.raises(AccountsInputError, match=message):
+            store.record_research(practice.id, replace(asked(row, owner_id), **changes))  # type: ignore[arg-type]
+        with pytest.raises(AccountsInputError, match="ask for 1 to 500 history rows"):
+            store.research_history(practice.id, None, 0)
+        with pytest.raises(AccountsInputError, match="search for at most 200 characters"):
+            store.research_history(practice.id, "x" * 201, 20)

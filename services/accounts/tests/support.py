@@ -37,7 +37,7 @@ class AccountsDatabase:
 @dataclass(frozen=True)
 class TwoPractices:
     """Two practices, each with an owner, an agent and clients, a secret, a session of its owner,
-    and provider settings each."""
+    provider settings and a research history row each."""
 
     a: Practice
     b: Practice

@@ -15,6 +15,8 @@ EXPECTED = {
         Action.UPLOAD_DOCUMENTS,
         Action.REVIEW_DOCUMENTS,
         Action.MANAGE_CLIENTS,
+        Action.PUSH_TO_XERO,
+        Action.IMPORT_CLIENTS,
         Action.CHANGE_OWN_PASSWORD,
     },
     Role.REVIEWER: {Action.READ, Action.REVIEW_DOCUMENTS, Action.CHANGE_OWN_PASSWORD},

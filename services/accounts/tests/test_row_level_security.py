@@ -184,6 +184,11 @@ def test_the_owner_role_is_bound_too(accounts_db: AccountsDatabase, two_practice
             "row-level security",
         ),
         ("INSERT INTO app.practices (id, name) VALUES (%(b)s + 1000, 'Other')", "row-level security"),
+        (
+            "INSERT INTO app.research_history (practice_id, audit_id, user_id, question, period, decision, asked_at)"
+            " VALUES (%(b)s, 424242, %(a_owner)s, 'Planted?', 'income year 2015', 'answer', now())",
+            "row-level security",
+        ),
     ],
 )
 def test_a_write_for_another_practice_is_refused(
@@ -222,6 +227,42 @@ def test_another_practices_rows_cannot_be_changed_or_removed(
             "SELECT id, name, notes FROM app.clients WHERE practice_id = %s ORDER BY id", (b,)
         ).fetchall()
     assert after == before
+
+
+def test_research_history_is_append_only_and_each_practice_sees_its_own(
+    accounts_db: AccountsDatabase, two_practices: TwoPractices
+) -> None:
+    """The app role reads and adds its practice's history rows only, and changes or removes none, not
+    even its own: the audit rows they point to are the practice's record of what it was told."""
+    a, b = two_practices.a.id, two_practices.b.id
+    with accounts_db.admin() as admin:
+        theirs = admin.execute("SELECT audit_id FROM app.research_history WHERE practice_id = %s", (b,)).fetchall()
+    assert theirs
+    with as_app(accounts_db, a) as conn:
+        for (audit_id,) in theirs:
+            assert conn.execute(
+                "SELECT count(*) FROM app.research_history WHERE audit_id = %s", (audit_id,)
+            ).fetchone() == (0,)
+        conn.execute(
+            "INSERT INTO app.research_history (practice_id, audit_id, user_id, question, period, decision, asked_at)"
+            " VALUES (%s, 737373, %s, 'Mine?', 'income year 2016', 'answer', now())",
+            (a, two_practices.a_owner.user.id),
+        )
+        assert conn.execute("SELECT practice_id FROM app.research_history WHERE audit_id = 737373").fetchone() == (a,)
+    for statement in (
+        "UPDATE app.research_history SET question = 'changed' WHERE practice_id = %s",
+        "DELETE FROM app.research_history WHERE practice_id = %s",
+    ):
+        with (
+            pytest.raises(psycopg.errors.InsufficientPrivilege, match="permission denied"),
+            as_app(accounts_db, a) as conn,
+        ):
+            conn.execute(statement, (a,))
+    with (
+        pytest.raises(psycopg.errors.InsufficientPrivilege, match="no practice is set for this transaction"),
+        as_app(accounts_db, None) as conn,
+    ):
+        conn.execute("SELECT count(*) FROM app.research_history")
 
 
 def test_truncate_is_not_granted(accounts_db: AccountsDatabase) -> None:

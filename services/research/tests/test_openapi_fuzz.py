@@ -24,6 +24,10 @@ from starlette.types import Receive, Scope, Send
 
 from asat_corpus.corpus_build import load_corpus
 from asat_research.api import create_app
+from asat_research.generation.extractive import ExtractiveGenerator
+from asat_research.generation.factory import GenerationSettings
+from asat_research.generation.per_request import ProviderGenerators, request_generator
+from asat_research.generation.port import Generator
 from asat_research.pipeline import ResearchPipeline
 
 from .stack import build_stack
@@ -47,11 +51,22 @@ RESEARCH = _Research()
 schema = schemathesis.openapi.from_asgi("/openapi.json", RESEARCH)
 
 
+def _offline(settings: GenerationSettings) -> Generator:
+    """A request's own provider checked as research checks it (a 422 where it cannot be built),
+    then answered offline: a fuzzed base URL is never called."""
+    request_generator(settings)
+    return ExtractiveGenerator()
+
+
 @pytest.fixture(scope="module")
 def research_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     corpus = load_corpus(acts=["abn1999"], include_rulings=False, cache_dir=tmp_path_factory.mktemp("corpus-cache"))
     built, runtime = build_stack(corpus, ENV, Path(tmp_path_factory.mktemp("fuzz-stack")))
-    RESEARCH.app = create_app(built.pipeline(), health={"index": lambda: True, "verifier": built.verifier.healthy})
+    RESEARCH.app = create_app(
+        built.pipeline(),
+        health={"index": lambda: True, "verifier": built.verifier.healthy},
+        generators=ProviderGenerators(build=_offline),
+    )
     yield
     RESEARCH.app = None
     runtime.close()

@@ -8,16 +8,19 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from .signed_in import RESEARCH, add_practice, new_store, signed_in, web_app
+from .signed_in import RESEARCH, add_practice, new_store, record_stub_rows, signed_in, web_app
 from .stub_research import create_stub
 
 __all__ = ["RESEARCH", "web_client"]
 
 
 def web_client(stub: FastAPI, today: date = date(2026, 4, 1)) -> TestClient:
-    """The web app over ``stub``, signed in as the owner of a practice (id 1: the stub's rows are its)."""
+    """The web app over ``stub``, signed in as the owner of a practice (id 1: the stub's rows are its,
+    in its research history)."""
     store = new_store()
-    return signed_in(web_app(stub, store, today), add_practice(store))
+    owner = add_practice(store)
+    record_stub_rows(owner)
+    return signed_in(web_app(stub, store, today), owner)
 
 
 @pytest.fixture

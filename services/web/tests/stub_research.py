@@ -333,6 +333,7 @@ def create_stub(
     app.state.asked_by = []  # each research request's asked_by (who asked; None when absent)
     app.state.audit_practices = []  # the practice_id of each GET /v1/audit
     app.state.provider_checks = []  # each POST /v1/provider/check body
+    app.state.rows_read = []  # the id of each GET /v1/audit/{id}
 
     def record(body: dict[str, Any]) -> None:
         app.state.asked_by.append(body.get("asked_by"))
@@ -445,6 +446,7 @@ def create_stub(
 
     @app.get("/v1/audit/{entry_id}")
     def entry(entry_id: int) -> JSONResponse:
+        app.state.rows_read.append(entry_id)
         if entry_id == 99:
             bad = audit_entry(99, quote="a quote that is not in the text", start=0)
             return JSONResponse(bad)

@@ -13,8 +13,8 @@ from fastapi.testclient import TestClient
 from asat_web.settings import WebSettings
 from asat_web.sse import SseParser
 
-from .signed_in import add_practice, new_store, signed_in, web_app
-from .stub_research import ATTRIBUTION, QUOTE, START, V2015, V2026, citation, outcome
+from .signed_in import add_practice, new_store, record_stub_rows, signed_in, web_app
+from .stub_research import ATTRIBUTION, QUOTE, START, V2015, V2026, audit_entry, citation, create_stub, outcome
 
 Make = Callable[..., tuple[TestClient, FastAPI]]
 ASK = {"question": "What aggregated turnover made a business a small business entity?", "income_year": 2015}
@@ -191,8 +191,12 @@ def test_source_viewer_highlights_the_verified_quote_with_interval_timeline_and_
     assert "Changes to the next version" in html and "<del>$2</del><ins>$10</ins>" in html
 
 
-def test_source_viewer_refuses_a_quote_that_does_not_match(make_web: Make) -> None:
-    web, _ = make_web()
+def test_source_viewer_refuses_a_quote_that_does_not_match() -> None:
+    store = new_store()
+    owner = add_practice(store)
+    record_stub_rows(owner)
+    record_stub_rows(owner, [audit_entry(99)])  # the stub's row 99 quotes what is not in the text
+    web = signed_in(web_app(create_stub(), store), owner)
     html = web.get(f"/source/{V2015}", params={"audit": 99, "start": 0, "end": 31}).text
     assert "<mark" not in html and "holds no verified quote" not in html
     assert "not the verified quote" in html and "small business entity if" not in html
@@ -211,10 +215,12 @@ def test_source_viewer_of_a_conversion_labels_it_and_diffs_against_the_previous(
 def test_audit_pages_list_rows_link_them_and_show_the_chain(make_web: Make) -> None:
     web, _ = make_web()
     html = web.get("/audit").text
-    assert "Audit log verified: 2 rows; signed checkpoints anchor rows 1 to 1." in html
-    assert "Last verified checkpoint: row 1, signed 03 December 2026 09:30:00 UTC" in html
-    assert "1 later rows are protected by the chain alone" in html
-    assert 'href="/audit/2"' in html and 'href="/audit/1"' in html
+    assert "Audit log verified: every row of the audit log was checked against the chain and the signed" in html
+    assert "Last verified checkpoint signed 03 December 2026 09:30:00 UTC (key 0123456789abcdef)." in html
+    assert "Rows written since are protected by the chain alone" in html
+    assert "2 rows" not in html and "rows 1 to 1" not in html  # no count of the whole log's rows
+    assert re.findall(r'<a href="/audit/(\d+)">', html) == ["5", "4", "3", "2", "1"]
+    assert "1 April 2026 at 10:00 UTC" in html and ">0123456789ab</code>" in html
     row = web.get("/audit/1").text
     assert "a" * 64 in row and QUOTE in row and "What aggregated turnover" in row
     assert web.get("/audit/7").status_code == 404
@@ -223,6 +229,6 @@ def test_audit_pages_list_rows_link_them_and_show_the_chain(make_web: Make) -> N
 def test_audit_pages_show_a_question_asked_as_known_on_a_day(make_web: Make) -> None:
     web, _ = make_web()
     listing = web.get("/audit").text
-    assert "as known on 2015-10-01" in listing and "<td>2015</td>" in listing  # row 2, then row 1
+    assert "as known on 2015-10-01" in listing and "<td>income year 2015</td>" in listing  # row 2, then row 1
     assert "as known on 2015-10-01 (the text on the books that day)" in web.get("/audit/2").text
     assert "as known on" not in web.get("/audit/1").text

@@ -9,7 +9,7 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from .signed_in import RESEARCH, add_practice, new_store, signed_in, web_app
+from .signed_in import RESEARCH, add_practice, new_store, record_stub_rows, signed_in, web_app
 from .stub_research import V2015, audit_entry, outcome
 
 FORM = {"question": "Turnover?", "period": "income_year", "income_year": "2015"}
@@ -19,7 +19,9 @@ Handler = Callable[[httpx.Request], httpx.Response]
 def _web(handler: Handler) -> TestClient:
     client = httpx.AsyncClient(transport=httpx.MockTransport(handler), base_url=RESEARCH)
     store = new_store()
-    return signed_in(web_app(client, store), add_practice(store))
+    owner = add_practice(store)
+    record_stub_rows(owner)  # /audit/1 is the practice's: research is asked for it
+    return signed_in(web_app(client, store), owner)
 
 
 def _always(status: int, **body: object) -> Handler:

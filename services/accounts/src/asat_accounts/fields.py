@@ -9,7 +9,7 @@ import re
 from urllib.parse import urlsplit
 
 from asat_accounts.errors import AccountsInputError
-from asat_accounts.model import ClientFields
+from asat_accounts.model import ClientFields, ResearchHistoryEntry
 from asat_corpus.contracts.provider import MAX_BASE_URL_CHARS, MAX_MODEL_CHARS, PROVIDERS
 from asat_corpus.text.abn import abn_digits, abn_is_valid, format_abn
 
@@ -112,6 +112,53 @@ def client_address(text: str) -> str:
     if not address or len(address) > MAX_ADDRESS or any(not c.isprintable() or c.isspace() for c in address):
         raise AccountsInputError(f"{text!r} is not a client address (1 to {MAX_ADDRESS} printable characters)")
     return address
+
+
+MAX_HISTORY_QUESTION = 4000  # research's limit is 2,000; a question reworded for another year may grow
+MAX_HISTORY_SEARCH = 200
+MAX_HISTORY_ROWS = 500
+MAX_AUDIT_ID = 2**63 - 1  # a bigint: a larger id names no row
+_DECISION = re.compile(r"^[a-z][a-z_]{0,59}$")
+
+
+def history_entry(entry: ResearchHistoryEntry) -> ResearchHistoryEntry:
+    """A research history row, checked: positive ids, a question of 1 to 4,000 characters, a period
+    and corpus generation of at most 200, a decision's value (``answer``, ``abstain_...``), a time
+    with its zone. The question is kept exactly as sent."""
+    positive_id(entry.audit_id, "audit row")
+    if entry.audit_id > MAX_AUDIT_ID:
+        raise AccountsInputError(f"audit row id {entry.audit_id} is beyond the audit log's ids")
+    positive_id(entry.user_id, "user")
+    if entry.client_id is not None:
+        positive_id(entry.client_id, "client")
+    if not entry.question.strip() or len(entry.question) > MAX_HISTORY_QUESTION:
+        raise AccountsInputError(
+            f"the question of audit row {entry.audit_id} must be 1 to {MAX_HISTORY_QUESTION} characters "
+            f"(it is {len(entry.question)})"
+        )
+    for what, text in (("period", entry.period), ("corpus generation", entry.corpus_generation)):
+        if len(text) > MAX_NAME or any(not c.isprintable() for c in text):
+            raise AccountsInputError(
+                f"the {what} of audit row {entry.audit_id} must be at most {MAX_NAME} printable characters"
+            )
+    if not entry.period.strip():
+        raise AccountsInputError(f"the period of audit row {entry.audit_id} is empty: say it in words")
+    if not _DECISION.match(entry.decision):
+        raise AccountsInputError(f"{entry.decision!r} is not a research decision (e.g. answer, abstain_low_relevance)")
+    if entry.asked_at.tzinfo is None:
+        raise AccountsInputError("the time a question was asked needs its time zone (UTC)")
+    return entry
+
+
+def history_search(contains: str | None, last: int) -> tuple[str | None, int]:
+    """A history search: the text the question contains (trimmed; None or blank: any), at most 200
+    characters, and how many rows, 1 to 500."""
+    text = contains.strip() if contains is not None else ""
+    if len(text) > MAX_HISTORY_SEARCH:
+        raise AccountsInputError(f"search for at most {MAX_HISTORY_SEARCH} characters (this is {len(text)})")
+    if isinstance(last, bool) or not isinstance(last, int) or not 1 <= last <= MAX_HISTORY_ROWS:
+        raise AccountsInputError(f"ask for 1 to {MAX_HISTORY_ROWS} history rows, not {last!r}")
+    return (text or None), last
 
 
 def positive_id(value: int, what: str) -> str:

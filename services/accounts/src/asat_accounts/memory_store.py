@@ -18,8 +18,11 @@ from datetime import UTC, datetime
 
 from asat_accounts.errors import AccountsConflictError, AccountsInputError, AccountsNotFoundError
 from asat_accounts.fields import (
+    MAX_AUDIT_ID,
     client_address,
     display_name,
+    history_entry,
+    history_search,
     normalise_email,
     positive_id,
     provider_fields,
@@ -34,6 +37,7 @@ from asat_accounts.model import (
     Membership,
     Practice,
     ProviderSettings,
+    ResearchHistoryEntry,
     Role,
     SecretInfo,
     SecretValue,
@@ -102,6 +106,7 @@ class InMemoryAccountsStore:
         self._sessions: dict[str, _StoredSession] = {}
         self._attempts: dict[str, SignInAttempts] = {}
         self._providers: dict[int, ProviderSettings] = {}
+        self._history: dict[tuple[int, int], ResearchHistoryEntry] = {}
 
     # --- across practices ------------------------------------------------------------------
 
@@ -418,6 +423,33 @@ class InMemoryAccountsStore:
             saved = ProviderSettings(kind, url, name, self._clock())
             self._providers[practice_id] = saved
             return saved
+
+    def record_research(self, practice_id: int, entry: ResearchHistoryEntry) -> ResearchHistoryEntry:
+        checked = history_entry(entry)
+        positive_id(practice_id, "practice")
+        with self._lock:
+            self._require_membership(checked.user_id, practice_id)
+            if checked.client_id is not None and self.client(practice_id, checked.client_id) is None:
+                raise AccountsNotFoundError(f"no client {checked.client_id} in practice {practice_id}")
+            return self._history.setdefault((practice_id, checked.audit_id), checked)
+
+    def research_history(self, practice_id: int, contains: str | None, last: int) -> tuple[ResearchHistoryEntry, ...]:
+        text, limit = history_search(contains, last)
+        positive_id(practice_id, "practice")
+        with self._lock:
+            found = [
+                e
+                for (pid, _), e in self._history.items()
+                if pid == practice_id and (text is None or text.lower() in e.question.lower())
+            ]
+        return tuple(sorted(found, key=lambda e: e.audit_id, reverse=True)[:limit])
+
+    def owns_audit_row(self, practice_id: int, audit_id: int) -> bool:
+        positive_id(practice_id, "practice")
+        if isinstance(audit_id, bool) or not isinstance(audit_id, int) or not 1 <= audit_id <= MAX_AUDIT_ID:
+            return False
+        with self._lock:
+            return (practice_id, audit_id) in self._history
 
     # --- helpers (the caller holds the lock) ---------------------------------------------------
 

@@ -45,6 +45,8 @@ APP_PRIVILEGES: Mapping[str, tuple[str, ...]] = {
     "xero_pushes": ("SELECT", "INSERT", "UPDATE"),
     "hubspot_connections": ("SELECT", "INSERT", "UPDATE", "DELETE"),
     "hubspot_imports": ("SELECT", "INSERT"),
+    # 0004_research_history: append-only from the app's side.
+    "research_history": ("SELECT", "INSERT"),
 }
 
 # The owner's functions the app role may call (each answers a count or ids across practices).

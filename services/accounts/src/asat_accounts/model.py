@@ -177,3 +177,20 @@ class ProviderSettings:
     base_url: str
     model: str
     updated_at: datetime
+
+
+@dataclass(frozen=True)
+class ResearchHistoryEntry:
+    """One question a member of the practice asked and research answered (or abstained on): the
+    audit log row research wrote for it (``audit_id``, in the one hash-chained log of every
+    practice), who asked and for which client, the question as sent, the period and the decision
+    in words as the history lists them, the corpus generation answered against, and when."""
+
+    audit_id: int
+    user_id: int
+    client_id: int | None
+    question: str
+    period: str  # "income year 2015", "as at 2015-03-01", "as known on 2015-10-31"
+    decision: str  # the decision's value: answer, abstain_low_relevance, period_conflict, ...
+    corpus_generation: str
+    asked_at: datetime

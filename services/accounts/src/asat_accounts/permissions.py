@@ -1,8 +1,10 @@
 """What each role may do in its practice (pure). The store decides which practice's rows a call
 touches; these rules decide whether the signed-in user may make the call at all.
 
-- **owner**: everything, including members, roles and the provider settings;
-- **agent**: asks research, uploads and reviews documents, manages clients;
+- **owner**: everything, including members, roles, the provider settings and the connections
+  (the Xero app, connecting a client to Xero, the HubSpot token);
+- **agent**: asks research, uploads and reviews documents, manages clients, pushes reviewed
+  transactions to Xero and imports clients from HubSpot;
 - **reviewer**: reads everything of the practice and reviews documents (corrections); asks
   nothing, uploads nothing, changes no setting.
 
@@ -24,6 +26,9 @@ class Action(StrEnum):
     MANAGE_CLIENTS = "manage clients"  # create, edit, archive
     MANAGE_MEMBERS = "manage members"  # invite, change a role, remove
     MANAGE_PROVIDER = "manage the provider"  # the generation provider's settings and key; run its check
+    MANAGE_CONNECTIONS = "manage connections"  # the Xero app, connecting clients, the HubSpot token
+    PUSH_TO_XERO = "push to Xero"  # reviewed transactions as draft bills
+    IMPORT_CLIENTS = "import clients"  # HubSpot companies as clients
     CHANGE_OWN_PASSWORD = "change own password"
 
 
@@ -36,6 +41,8 @@ _ALLOWED: dict[Role, frozenset[Action]] = {
             Action.UPLOAD_DOCUMENTS,
             Action.REVIEW_DOCUMENTS,
             Action.MANAGE_CLIENTS,
+            Action.PUSH_TO_XERO,
+            Action.IMPORT_CLIENTS,
             Action.CHANGE_OWN_PASSWORD,
         }
     ),

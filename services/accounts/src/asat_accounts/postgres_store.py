@@ -32,8 +32,11 @@ from asat_accounts.errors import (
     AccountsStoreError,
 )
 from asat_accounts.fields import (
+    MAX_AUDIT_ID,
     client_address,
     display_name,
+    history_entry,
+    history_search,
     normalise_email,
     provider_fields,
     secret_name,
@@ -49,6 +52,7 @@ from asat_accounts.model import (
     Membership,
     Practice,
     ProviderSettings,
+    ResearchHistoryEntry,
     Role,
     SecretInfo,
     SecretValue,
@@ -81,6 +85,7 @@ _CLIENT_COLUMNS = "id, practice_id, name, abn, notes, created_at, updated_at, ar
 _SECRET_COLUMNS = "name, hint, key_id, created_at, updated_at"
 _SESSION_COLUMNS = "id, user_id, practice_id, csrf_token, created_at, last_seen_at, expires_at"
 _PROVIDER_COLUMNS = "provider, base_url, model, updated_at"
+_HISTORY_COLUMNS = "audit_id, user_id, client_id, question, period, decision, corpus_generation, asked_at"
 
 
 def connect(url: str) -> psycopg.Connection[DictRow]:
@@ -490,6 +495,50 @@ class PostgresAccountsStore:
             )
         return _provider(row)
 
+    def record_research(self, practice_id: int, entry: ResearchHistoryEntry) -> ResearchHistoryEntry:
+        checked = history_entry(entry)
+        with self._in_practice(practice_id) as conn:
+            _require_member_and_client(conn, practice_id, checked.user_id, checked.client_id)
+            conn.execute(
+                f"INSERT INTO app.research_history (practice_id, {_HISTORY_COLUMNS})"
+                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (practice_id, audit_id) DO NOTHING",
+                (
+                    practice_id,
+                    checked.audit_id,
+                    checked.user_id,
+                    checked.client_id,
+                    checked.question,
+                    checked.period,
+                    checked.decision,
+                    checked.corpus_generation,
+                    checked.asked_at,
+                ),
+            )
+            row = _one(
+                conn,
+                f"SELECT {_HISTORY_COLUMNS} FROM app.research_history WHERE audit_id = %s",
+                (checked.audit_id,),
+            )
+        return _history(row)
+
+    def research_history(self, practice_id: int, contains: str | None, last: int) -> tuple[ResearchHistoryEntry, ...]:
+        text, limit = history_search(contains, last)
+        with self._in_practice(practice_id) as conn:
+            rows = conn.execute(
+                f"SELECT {_HISTORY_COLUMNS} FROM app.research_history"
+                " WHERE (%s::text IS NULL OR strpos(lower(question), lower(%s::text)) > 0)"
+                " ORDER BY audit_id DESC LIMIT %s",
+                (text, text, limit),
+            ).fetchall()
+        return tuple(_history(r) for r in rows)
+
+    def owns_audit_row(self, practice_id: int, audit_id: int) -> bool:
+        if isinstance(audit_id, bool) or not isinstance(audit_id, int) or not 1 <= audit_id <= MAX_AUDIT_ID:
+            return False
+        with self._in_practice(practice_id) as conn:
+            found = conn.execute("SELECT 1 FROM app.research_history WHERE audit_id = %s", (audit_id,)).fetchone()
+        return found is not None
+
     # --- connection and transactions -------------------------------------------------------
 
     def _key_ring(self) -> KeyRing:
@@ -594,6 +643,22 @@ def _require_membership(conn: psycopg.Connection[DictRow], user_id: int, practic
         raise AccountsNotFoundError(f"user {user_id} is not a member of practice {practice_id}")
 
 
+def _require_member_and_client(
+    conn: psycopg.Connection[DictRow], practice_id: int, user_id: int, client_id: int | None
+) -> None:
+    """Refuse a history row of a user who is not a member, or a client that is not the practice's
+    (the transaction acts for the practice, so another practice's rows are not seen), as not found."""
+    member = conn.execute(
+        "SELECT 1 FROM app.memberships WHERE practice_id = %s AND user_id = %s", (practice_id, user_id)
+    ).fetchone()
+    if member is None:
+        raise AccountsNotFoundError(f"user {user_id} is not a member of practice {practice_id}")
+    if client_id is not None:
+        client = conn.execute("SELECT 1 FROM app.clients WHERE id = %s", (client_id,)).fetchone()
+        if client is None:
+            raise AccountsNotFoundError(f"no client {client_id} in practice {practice_id}")
+
+
 def _session_of(conn: psycopg.Connection[DictRow], row: Mapping[str, Any]) -> WebSession | None:
     """The session ``row`` with its user and their role now (the transaction sees the session)."""
     user_id = int(row["user_id"])
@@ -619,6 +684,19 @@ def _session_of(conn: psycopg.Connection[DictRow], row: Mapping[str, Any]) -> We
         created_at=row["created_at"],
         last_seen_at=row["last_seen_at"],
         expires_at=row["expires_at"],
+    )
+
+
+def _history(row: Mapping[str, Any]) -> ResearchHistoryEntry:
+    return ResearchHistoryEntry(
+        audit_id=int(row["audit_id"]),
+        user_id=int(row["user_id"]),
+        client_id=None if row["client_id"] is None else int(row["client_id"]),
+        question=str(row["question"]),
+        period=str(row["period"]),
+        decision=str(row["decision"]),
+        corpus_generation=str(row["corpus_generation"]),
+        asked_at=row["asked_at"],
     )
 
 

@@ -31,6 +31,7 @@ from asat_accounts.model import (
     Membership,
     Practice,
     ProviderSettings,
+    ResearchHistoryEntry,
     Role,
     SecretInfo,
     SecretValue,
@@ -189,4 +190,21 @@ class AccountsStore(Protocol):
 
     def save_provider_settings(self, practice_id: int, provider: str, base_url: str, model: str) -> ProviderSettings:
         """Save the practice's provider, base URL and model (checked: ``fields.provider_fields``)."""
+        ...
+
+    def record_research(self, practice_id: int, entry: ResearchHistoryEntry) -> ResearchHistoryEntry:
+        """Add a question research answered for the practice to its history (checked:
+        ``fields.history_entry``); the row as stored. Append-only: recording an audit row already
+        in the history changes nothing and returns the row first stored. ``AccountsNotFoundError``
+        when the user is not a member of the practice, or the client not one of its clients."""
+        ...
+
+    def research_history(self, practice_id: int, contains: str | None, last: int) -> tuple[ResearchHistoryEntry, ...]:
+        """The practice's latest ``last`` (1 to 500) questions, newest (highest audit row) first;
+        with ``contains``, those whose question contains it (any case, taken literally)."""
+        ...
+
+    def owns_audit_row(self, practice_id: int, audit_id: int) -> bool:
+        """Whether audit row ``audit_id`` was asked for the practice (is in its history); False for
+        another practice's row, a row asked by no signed-in user, or no row at all."""
         ...

@@ -39,7 +39,14 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         uvicorn.run(
-            create_app(service.pipeline, service.health, service.anchors, service.max_concurrent, service_token=token),
+            create_app(
+                service.pipeline,
+                service.health,
+                service.anchors,
+                service.max_concurrent,
+                service_token=token,
+                generators=service.generators,
+            ),
             host=host,
             port=port,
             log_level="warning",

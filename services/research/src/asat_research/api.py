@@ -11,6 +11,13 @@ and ``/healthz``.
 
 Every reply is a model of ``asat_corpus.contracts`` (``response_model``), built here from the
 pipeline's and the audit log's dataclasses; every error is an ``ErrorBody``.
+
+A research request may carry its own ``provider`` (a practice's saved generation provider, from
+the web): that request is answered with the generator built from it
+(``asat_research.generation.per_request``, kept per settings), through the same pipeline. Settings
+it cannot be built from are a 422 naming the field; the provider failing is the usual 503 with a
+log reference. Its key is in no reply, audit row or log line: any error text quoting it has it
+replaced before it is logged.
 """
 
 from __future__ import annotations
@@ -33,7 +40,7 @@ from asat_corpus.contracts import across_years as across
 from asat_corpus.contracts import research as wire
 from asat_corpus.contracts.audit_log import AuditEntries, AuditEntryOut, ChainReportOut
 from asat_corpus.contracts.errors import ErrorBody
-from asat_corpus.contracts.provider import ProviderCheckReply, ProviderCheckRequest
+from asat_corpus.contracts.provider import GenerationProvider, ProviderCheckReply, ProviderCheckRequest
 from asat_corpus.contracts.research import ResearchRequest
 from asat_corpus.contracts.source_view import SourceOut
 from asat_corpus.http_errors import install_error_handlers
@@ -43,10 +50,12 @@ from asat_corpus.resolution import resolve
 from asat_corpus.service_token import ServiceTokenGuard
 from asat_research.across_years_run import AcrossYearsRefused, event_name, prepare
 from asat_research.asked_by import audit_asked_by
+from asat_research.generation.factory import GenerationConfigError
+from asat_research.generation.per_request import ProviderGenerators
 from asat_research.outcome_wire import outcome_json, outcome_reply
 from asat_research.pipeline import DependencyUnavailable, ResearchPipeline, StageEvent
 from asat_research.provider_check import check_provider
-from asat_research.reply_redaction import reply_text
+from asat_research.reply_redaction import mask_credentials_in_client_logs, reply_text
 from asat_research.temporal import TemporalError, preview
 from asat_research.timeline_view import act_assents, timeline_json
 from asat_research.unusable_reply import unusable_cause
@@ -107,6 +116,7 @@ ACROSS_YEARS_STREAM: dict[str, Any] = {
 MAX_BODY_BYTES = 64 * 1024
 DEFAULT_MAX_CONCURRENT = 32
 ANSWERING_PATHS = ("/v1/research", "/v1/research/stream", "/v1/research/across-years")
+KEY_SHOWN_AS = "[the API key]"
 
 
 def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
@@ -118,22 +128,34 @@ def _error(status: int, error: str, message: str, dependency: str | None = None)
     return JSONResponse(body.model_dump(mode="json"), status_code=status)
 
 
-def _dependency_error(exc: DependencyUnavailable) -> wire.StreamError:
-    """503 for a dependency that is down; 502 for one that answered unusably, naming it."""
+def _dependency_error(exc: DependencyUnavailable, key: str = "") -> wire.StreamError:
+    """503 for a dependency that is down; 502 for one that answered unusably, naming it. ``key``
+    (a request's own provider key) is replaced in any text before it is logged or replied."""
     cause = unusable_cause(exc)
     if cause is not None:
         return wire.StreamError(
             status=502,
             error="dependency_unusable",
-            message=redact_credentials(f"{cause.service} answered research unusably: {cause}"),
+            message=redact_credentials(_without(f"{cause.service} answered research unusably: {cause}", key)),
             dependency=cause.service,
         )
     return wire.StreamError(
         status=503,
         error="dependency_unavailable",
-        message=reply_text(exc.dependency, str(exc)),
+        message=reply_text(exc.dependency, _without(str(exc), key)),
         dependency=exc.dependency,
     )
+
+
+def _without(text: str, key: str) -> str:
+    return text.replace(key, KEY_SHOWN_AS) if key else text
+
+
+def _key_of(provider: GenerationProvider | None) -> str:
+    """The request's own provider key (to keep it out of error texts); ``""`` without one."""
+    if provider is None or provider.api_key is None:
+        return ""
+    return provider.api_key.get_secret_value()
 
 
 def _event(name: str, data: dict[str, Any]) -> str:
@@ -146,12 +168,14 @@ def create_app(
     anchors: AnchorFiles | None = None,
     max_concurrent: int = DEFAULT_MAX_CONCURRENT,
     service_token: str | None = None,
+    generators: ProviderGenerators | None = None,
 ) -> FastAPI:
     """``anchors``: the audit log's checkpoint file and public key; without them ``/v1/audit/verify``
     checks the chain alone and says so. A body over ``MAX_BODY_BYTES`` is a 413; a question beyond
     ``max_concurrent`` being answered is a 429 with ``Retry-After``. ``service_token``: every request
     but ``/healthz`` must carry it, else 401 (``python -m asat_research serve`` always passes it;
-    ``None`` is for in-process tests)."""
+    ``None`` is for in-process tests). ``generators``: the generators of requests' own providers
+    (``ASAT_GENERATION_SEED``'s seed; the default seed otherwise)."""
     app = FastAPI(title="AsAt research", version="0.1.0")
     install_error_handlers(app)
     app.add_middleware(BodyLimit, max_bytes=MAX_BODY_BYTES)
@@ -160,19 +184,33 @@ def create_app(
         # Outermost: a request without the token is refused before it takes a slot or is read.
         app.add_middleware(ServiceTokenGuard, token=service_token)
     checks = health or {}
+    own_providers = generators if generators is not None else ProviderGenerators()
+    mask_credentials_in_client_logs()  # a practice's base URL may carry user:password@
 
     def _validate(request: ResearchRequest) -> str | None:
         if not request.question.strip():
             return "the question is empty: type the question"
         return None
 
+    def _answering(provider: GenerationProvider | None) -> ResearchPipeline:
+        """The pipeline for a request: with its own provider's generator when it carries one
+        (``GenerationConfigError``, a 422, when that cannot be built), else research's own."""
+        if provider is None:
+            return pipeline
+        return pipeline.with_generator(own_providers.get(provider))
+
     @app.post("/v1/research", response_model=wire.ResearchOutcome, responses=_errors(400, 422, 502, 503))
     def research(request: ResearchRequest) -> wire.ResearchOutcome | JSONResponse:
         problem = _validate(request)
         if problem:
             return _error(422, "invalid_request", problem)
+        key = _key_of(request.provider)
         try:
-            outcome = pipeline.answer(
+            asking = _answering(request.provider)
+        except GenerationConfigError as exc:
+            return _error(422, "invalid_request", _without(str(exc), key))
+        try:
+            outcome = asking.answer(
                 request.question,
                 request.income_year,
                 request.as_of,
@@ -182,7 +220,7 @@ def create_app(
         except TemporalError as exc:
             return _error(422, "invalid_request", str(exc))
         except DependencyUnavailable as exc:
-            failure = _dependency_error(exc)
+            failure = _dependency_error(exc, key)
             return JSONResponse(failure.model_dump(mode="json", exclude={"status"}), status_code=failure.status)
         return outcome_reply(outcome)
 
@@ -219,10 +257,15 @@ def create_app(
         problem = _validate(request)
         if problem:
             return _error(422, "invalid_request", problem)
+        key = _key_of(request.provider)
+        try:
+            asking = _answering(request.provider)
+        except GenerationConfigError as exc:
+            return _error(422, "invalid_request", _without(str(exc), key))
 
         def events() -> Iterator[str]:
             try:
-                for event in pipeline.run(
+                for event in asking.run(
                     request.question,
                     request.income_year,
                     request.as_of,
@@ -233,7 +276,7 @@ def create_app(
             except TemporalError as exc:
                 yield _error_event(wire.StreamError(status=422, error="invalid_request", message=str(exc)))
             except DependencyUnavailable as exc:
-                yield _error_event(_dependency_error(exc))
+                yield _error_event(_dependency_error(exc, key))
 
         return EventStreamResponse(events(), headers={"cache-control": "no-store"})
 
@@ -252,11 +295,13 @@ def create_app(
     def research_across_years(request: across.AcrossYearsRequest) -> StreamingResponse | JSONResponse:
         """The question asked again for every income year in which a provision its answer cited
         changed (``asat_research.across_years``): each year the ordinary pipeline, with its own audit
-        row. 422 before anything runs where the period, the question or a source id is refused."""
+        row. 422 before anything runs where the period, the question, a source id or the request's
+        own provider is refused."""
+        key = _key_of(request.provider)
         try:
-            prepared = prepare(pipeline, request)
-        except (AcrossYearsRefused, TemporalError) as exc:
-            return _error(422, "invalid_request", str(exc))
+            prepared = prepare(_answering(request.provider), request)
+        except (AcrossYearsRefused, TemporalError, GenerationConfigError) as exc:
+            return _error(422, "invalid_request", _without(str(exc), key))
 
         def events() -> Iterator[str]:
             try:
@@ -265,7 +310,7 @@ def create_app(
             except TemporalError as exc:
                 yield _error_event(wire.StreamError(status=422, error="invalid_request", message=str(exc)))
             except DependencyUnavailable as exc:
-                yield _error_event(_dependency_error(exc))
+                yield _error_event(_dependency_error(exc, key))
 
         return EventStreamResponse(events(), headers={"cache-control": "no-store"})
 

@@ -15,7 +15,7 @@ and ``ASAT_RESEARCH_PORT`` (where ``python -m asat_research serve`` listens) are
 | ``ASAT_GATE_MIN_SCORE`` | the gate's floor on the reranker's scale | measured, per reranker |
 | ``ASAT_GATE_CORROBORATION_SCORE`` | below it a second independent source is required | measured, per reranker |
 | ``ASAT_GATE_GAP_MARGIN`` | a marker of law not held within this of the best passage abstains | measured, per reranker (0.05 otherwise) |
-| ``ASAT_GENERATION_*`` | see ``asat_research.generation.factory`` | extractive |
+| ``ASAT_GENERATION_*`` | see ``asat_research.generation.factory``; a request's own ``provider`` replaces it for that request (``ASAT_GENERATION_SEED`` still applies) | extractive |
 | ``ASAT_EMBEDDER``, ``ASAT_INDEX_ACTS``, ``ASAT_INDEX_RULINGS`` | must match the index service | |
 """
 
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from asat_audit.checkpoint_file import KeyFileError, load_public_key
@@ -37,7 +37,8 @@ from asat_corpus.service_token import ServiceTokenError, read_service_token
 from asat_corpus.vector_config import VectorConfigError, vector_config_from_env
 from asat_research.corpus_view import CorpusView
 from asat_research.gate import GateConfig
-from asat_research.generation.factory import GenerationConfigError, build_generator
+from asat_research.generation.factory import GenerationConfigError, generator_from, settings_from_env
+from asat_research.generation.per_request import ProviderGenerators
 from asat_research.pipeline import PipelineSettings, ResearchPipeline, ResearchPorts
 from asat_research.relevance.domain_reranker import DEFAULT_MODEL_DIR, DomainReranker
 from asat_research.relevance.ltr_model import RankerModelError
@@ -72,6 +73,8 @@ class ResearchService:
     closers: list[Callable[[], None]]
     anchors: AnchorFiles | None = None  # the audit log's checkpoints, checked by GET /v1/audit/verify
     max_concurrent: int = 32  # ASAT_RESEARCH_MAX_CONCURRENT
+    # The generators of requests' own providers (ResearchRequest.provider), with research's seed.
+    generators: ProviderGenerators = field(default_factory=ProviderGenerators)
 
     def close(self) -> None:
         for close in self.closers:
@@ -144,7 +147,8 @@ def build_service(
         service_token = read_service_token(values)
         vector_config = vector_config_from_env(values)
         scope = index_scope_from_env(values)
-        generator = build_generator(values)
+        generation = settings_from_env(values)
+        generator = generator_from(generation)
     except (ServiceTokenError, VectorConfigError, IndexScopeError, GenerationConfigError) as exc:
         raise ResearchConfigError(str(exc)) from exc
     view = CorpusView(corpus if corpus is not None else load_corpus(), scope, vector_config)
@@ -187,4 +191,5 @@ def build_service(
             load_public_key(anchors.public_key)
         except (KeyFileError, ValueError) as exc:
             raise ResearchConfigError(f"ASAT_AUDIT_PUBLIC_KEY_FILE: {exc}") from exc
-    return ResearchService(pipeline, health, closers, anchors, settings.max_concurrent)
+    generators = ProviderGenerators(seed=generation.seed)
+    return ResearchService(pipeline, health, closers, anchors, settings.max_concurrent, generators)

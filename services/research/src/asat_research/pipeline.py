@@ -309,6 +309,11 @@ class ResearchPipeline:
         self.ports = ports
         self.settings = settings
 
+    def with_generator(self, generator: Generator) -> ResearchPipeline:
+        """This pipeline answering with ``generator`` (a request's own provider): a new pipeline
+        sharing every other port and the settings; this one is unchanged."""
+        return ResearchPipeline(replace(self.ports, generator=generator), self.settings)
+
     # -- the run ------------------------------------------------------------------------------
 
     def run(

@@ -7,7 +7,13 @@ import pytest
 from asat_research.generation.aggregator import AggregatorGenerator
 from asat_research.generation.anthropic_adapter import AnthropicGenerator
 from asat_research.generation.extractive import ExtractiveGenerator
-from asat_research.generation.factory import GenerationConfigError, build_generator
+from asat_research.generation.factory import (
+    GenerationConfigError,
+    GenerationSettings,
+    build_generator,
+    generator_from,
+    settings_from_env,
+)
 from asat_research.generation.ollama_adapter import OllamaGenerator
 from asat_research.generation.openai_compatible import OpenAICompatibleGenerator
 from services.research.tests.generation.spans import QUESTION, SELECTED
@@ -74,3 +80,20 @@ def test_the_base_url_setting_reaches_the_adapter(stub: StubServer) -> None:
 def test_an_unusable_setting_says_exactly_what_to_set(env: dict[str, str], message: str) -> None:
     with pytest.raises(GenerationConfigError, match=re.escape(message)):
         build_generator(env)
+
+
+def test_the_environment_and_a_settings_object_take_one_code_path() -> None:
+    env = {
+        "ASAT_GENERATION_PROVIDER": "aggregator",
+        "ASAT_GENERATION_MODEL": "m",
+        "ASAT_GENERATION_API_KEY": " k ",
+        "ASAT_GENERATION_SEED": "11",
+    }
+    settings = settings_from_env(env)
+    assert settings == GenerationSettings("aggregator", "", "m", "k", 11)
+    assert "k'" not in repr(settings) and "api_key" not in repr(settings)  # the key is left out of repr
+    built = generator_from(settings)
+    assert isinstance(built, AggregatorGenerator) and built.provider == "aggregator:openrouter.ai"
+    from_env = build_generator(env)
+    assert isinstance(from_env, AggregatorGenerator) and (from_env.model, from_env.seed) == (built.model, built.seed)
+    assert isinstance(generator_from(GenerationSettings()), ExtractiveGenerator)

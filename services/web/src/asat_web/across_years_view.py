@@ -32,6 +32,7 @@ from asat_corpus.contracts.research import OutcomeCitation, ResearchOutcome, Str
 from asat_corpus.income_year import income_year_end, income_year_start
 from asat_corpus.period_words import period_words
 from asat_web.diff import DiffSegment, diff_texts
+from asat_web.history import Recorder
 from asat_web.labels import day_words, decision_heading
 from asat_web.research_client import ResearchClient, ResearchRejected, ResearchReplyError, ResearchUnavailable
 from asat_web.sse import SseEvent, format_event
@@ -68,8 +69,15 @@ def across_years_href(outcome: ResearchOutcome, question: str) -> str | None:
 
 
 def request_body(request: AcrossYearsRequest) -> dict[str, Any]:
-    """The request as research's JSON body (absent fields left out)."""
-    return request.model_dump(mode="json", exclude_none=True)
+    """The request as JSON (absent fields left out), without the practice's provider: what the
+    page shows and its script posts back."""
+    return request.model_dump(mode="json", exclude_none=True, exclude={"provider"})
+
+
+def research_body(request: AcrossYearsRequest) -> dict[str, Any]:
+    """The request as research's JSON body: with the practice's provider, its key revealed."""
+    provider = {} if request.provider is None else {"provider": request.provider.wire()}
+    return request_body(request) | provider
 
 
 def page_query(request: AcrossYearsRequest, **extra: str) -> str:
@@ -384,14 +392,24 @@ class Collected:
         return table_view(self.plan, self.years) if self.plan is not None else None
 
 
-async def read_events(client: ResearchClient, request: AcrossYearsRequest) -> AsyncIterator[tuple[str, Collected]]:
+async def read_events(
+    client: ResearchClient, request: AcrossYearsRequest, record: Recorder | None = None
+) -> AsyncIterator[tuple[str, Collected]]:
     """Research's across-years stream, read event by event: (the browser's event name, all so far).
-    Always ends with ``done`` or ``error``."""
+    Always ends with ``done`` or ``error``. With ``record``, each year's outcome is kept in the
+    practice's history (with the question as sent that year) before the year is shown."""
     collected = Collected()
     try:
-        async with client.across_years(request_body(request)) as events:
+        async with client.across_years(research_body(request)) as events:
             async for event in events:
                 name = collected.take(event)
+                if name == "year" and record is not None:
+                    year = collected.years[-1]
+                    problem = await record(year.outcome, year.question)
+                    if problem is not None:
+                        collected.years.pop()
+                        collected.fail(problem, 503)
+                        name = "error"
                 if name is not None:
                     yield name, collected
                 if collected.finished:
@@ -408,10 +426,10 @@ async def read_events(client: ResearchClient, request: AcrossYearsRequest) -> As
     yield "error", collected
 
 
-async def collect(client: ResearchClient, request: AcrossYearsRequest) -> Collected:
+async def collect(client: ResearchClient, request: AcrossYearsRequest, record: Recorder | None = None) -> Collected:
     """The whole stream read (the page without JavaScript)."""
     last = Collected()
-    async for _, so_far in read_events(client, request):
+    async for _, so_far in read_events(client, request, record):
         last = so_far
     return last
 
@@ -420,10 +438,12 @@ def render_table(renderer: Renderer, collected: Collected) -> str:
     return renderer.render(TABLE, table=collected.table(), error=collected.error, finished=collected.finished)
 
 
-async def browser_events(client: ResearchClient, renderer: Renderer, request: AcrossYearsRequest) -> AsyncIterator[str]:
+async def browser_events(
+    client: ResearchClient, renderer: Renderer, request: AcrossYearsRequest, record: Recorder | None = None
+) -> AsyncIterator[str]:
     """The stream for the page: each event carries the whole table rendered again, and how many
     years are asked so far; the last is ``done`` or ``error``."""
-    async for name, collected in read_events(client, request):
+    async for name, collected in read_events(client, request, record):
         table = collected.table()
         progress = {"asked": table.asked, "total": table.total} if table is not None else {}
         yield format_event(name, {"html": render_table(renderer, collected), **progress})

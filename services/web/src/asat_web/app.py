@@ -13,8 +13,9 @@ correction is sent back through extraction's API; extraction's failures are 502 
 naming the extraction service, as for research.
 Every page but ``/healthz``, ``/sign-in`` and the static files needs a signed-in session, and every
 state-changing request its CSRF token (``asat_web.auth``); each page acts for the session's
-practice only, and every question sent to research says who asked (``asked_by``). Sign-in and the
-settings pages are ``asat_web.account_pages`` and ``asat_web.settings_pages``.
+practice only, and every question sent to research says who asked (``asked_by``) and carries the
+practice's saved generation provider, if any (``provider``: ``asat_web.practice_provider``).
+Sign-in and the settings pages are ``asat_web.account_pages`` and ``asat_web.settings_pages``.
 """
 
 from __future__ import annotations
@@ -36,17 +37,19 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.concurrency import run_in_threadpool
 
-from asat_accounts.errors import AccountsStoreError
-from asat_accounts.model import Client
+from asat_accounts.errors import AccountsError, AccountsStoreError
+from asat_accounts.model import Client, ResearchHistoryEntry
 from asat_accounts.passwords import DEFAULT_PARAMETERS
 from asat_accounts.permissions import Action
 from asat_accounts.sessions import SessionPolicy
 from asat_accounts.store import AccountsStore
 from asat_accounts.throttle import DEFAULT_RULE, ThrottleRule
+from asat_connections import Connections
 from asat_corpus.contracts.across_years import AcrossYearsRequest
 from asat_corpus.contracts.audit_log import AuditEntryOut
 from asat_corpus.contracts.errors import describe_validation_error
-from asat_corpus.contracts.research import MAX_QUESTION_CHARS, PeriodPreview
+from asat_corpus.contracts.provider import GenerationProvider
+from asat_corpus.contracts.research import MAX_QUESTION_CHARS, PeriodPreview, ResearchOutcome
 from asat_corpus.http_errors import install_error_handlers
 from asat_corpus.http_limits import BodyLimit
 from asat_web.account_pages import AccountDeps, account_router
@@ -68,6 +71,7 @@ from asat_web.auth import (
     require,
     signed_in,
 )
+from asat_web.connections_pages import ConnectionsDeps, ConnectionsWeb, background_refresh, connections_router
 from asat_web.diff import diff_texts
 from asat_web.documents_view import EDITABLE, IMAGE_TYPES, KINDS, LABELS, parse_change, review_view, show
 from asat_web.extraction_client import (
@@ -81,13 +85,16 @@ from asat_web.file_note_download import Refusal, file_note
 from asat_web.highlight import QuoteMismatch
 from asat_web.history import (
     MAX_SEARCH_CHARS,
+    Recorder,
     answer_as_given,
     ask_again_body,
     asked_on,
+    history_entry_of,
     history_rows,
     request_period,
 )
 from asat_web.labels import default_income_year, period_preview
+from asat_web.practice_provider import practice_provider, provider_field
 from asat_web.rendering import Renderer
 from asat_web.research_client import ResearchClient, ResearchRejected, ResearchReplyError, ResearchUnavailable
 from asat_web.security_headers import add_security_headers
@@ -148,6 +155,8 @@ def create_app(
     password_parameters: Parameters = DEFAULT_PARAMETERS,
     throttle_rule: ThrottleRule = DEFAULT_RULE,
     session_policy: SessionPolicy | None = None,
+    connections: Connections | None = None,
+    connections_problem: str = "",
 ) -> FastAPI:
     """The app; ``client`` (an httpx client, e.g. over a stub research app) replaces the network,
     and ``extraction_client`` does the same for the extraction service. Both services get the
@@ -161,10 +170,13 @@ def create_app(
     research = ResearchClient(settings.research_url, client=client, service_token=token)
     extraction = ExtractionClient(settings.extraction_url, client=extraction_client, service_token=token)
     renderer = Renderer()
+    # Settings → Connections and Push to Xero (asat_web.connections_pages); None: the pages say why.
+    xero_web = ConnectionsWeb(connections, connections_problem, store)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        yield
+        async with background_refresh(connections):  # Xero tokens refreshed every 5 minutes
+            yield
         await research.aclose()
         await extraction.aclose()
 
@@ -212,11 +224,71 @@ def create_app(
             raise ValueError("choose one of your practice's current clients, or none")
         return client_id
 
+    def provider_now() -> GenerationProvider | None:
+        """The practice's own generation provider, its key revealed from the sealed secret now, for
+        research's request (``asat_web.practice_provider``); ``None`` when it saved none."""
+        return practice_provider(store, practice_id())
+
     def of_this_practice(entry: AuditEntryOut) -> bool:
-        """Whether the audit row was asked for the signed-in practice (rows asked for another
-        practice, or without a signed-in user, are not shown: 404)."""
+        """Whether the audit row says it was asked for the signed-in practice: checked as well as
+        the practice's history (``owns``), so both must agree before a row is shown."""
         asked = entry.record.asked_by
         return asked is not None and asked.practice_id == practice_id()
+
+    async def owns(audit_id: int) -> bool:
+        """Whether audit row ``audit_id`` is in the practice's research history (row-level
+        security: another practice's rows are not seen). Checked before research is asked for the
+        row: another practice's row, or one asked by no signed-in user, is not found (404)."""
+        return await run_in_threadpool(store.owns_audit_row, practice_id(), audit_id)
+
+    def recorder(client_id: int | None) -> Recorder:
+        """Keeps each outcome of this request in the practice's history, as asked by the signed-in
+        user for ``client_id`` (taken from the session now: a stream outlives the request's start)."""
+        user_id, practice = signed_in().user.id, practice_id()
+
+        async def record(outcome: ResearchOutcome, question: str) -> str | None:
+            entry = history_entry_of(outcome, question, user_id, client_id, clock())
+            try:
+                await run_in_threadpool(store.record_research, practice, entry)
+            except AccountsError as exc:
+                return (
+                    f"Research answered (audit row {outcome.audit_id}), but the answer could not be kept in "
+                    f"your practice's research history, so it is not shown: {exc}. Check that Postgres is "
+                    "running, then ask again."
+                )
+            return None
+
+        return record
+
+    def asked_by_of(entry: ResearchHistoryEntry, emails: dict[int, str], clients: dict[int, Client]) -> str:
+        """ "asked by jo@… (Practice), for client Acme Pty Ltd" for a row of the practice's history."""
+        session = signed_in()
+        practice_name = session.practice.practice_name if session.practice is not None else ""
+        who = emails.get(entry.user_id, f"a former member (user {entry.user_id})")
+        words = f"asked by {who} ({practice_name})"
+        found = clients.get(entry.client_id) if entry.client_id is not None else None
+        if found is not None:
+            words += f", for client {found.name}" + (" (archived)" if found.archived else "")
+        return words
+
+    def audit_list() -> list[dict[str, Any]]:
+        """The practice's latest audit rows, from its research history, newest first."""
+        practice = practice_id()
+        entries = store.research_history(practice, None, settings.audit_rows)
+        emails = {m.user.id: m.user.email for m in store.members(practice)}
+        clients = {c.id: c for c in store.clients(practice, include_archived=True)}
+        return [
+            {
+                "id": e.audit_id,
+                "recorded": asked_on(e.asked_at),
+                "question": e.question,
+                "period": e.period,
+                "decision": e.decision,
+                "asked": asked_by_of(e, emails, clients),
+                "corpus_generation": e.corpus_generation,
+            }
+            for e in entries
+        ]
 
     def asked_by_words(entry: AuditEntryOut) -> str | None:
         """ "asked by jo@… (Practice), for client Acme Pty Ltd" for an audit row of this practice."""
@@ -269,12 +341,18 @@ def create_app(
         context = await run_in_threadpool(form_defaults) | {"question": question}
         if not question:
             return page("research.html", status=422, turn=None, problem="Type a question.", **context)
+        provider = await run_in_threadpool(provider_now)  # refused (503, 422) as a page of its own
         try:
             client_id = await run_in_threadpool(chosen_client, fields.get("client_id"))
             context["client_id"] = client_id
             year, day, known_on = _period(fields)
-            turn = TurnRequest(question, year, day, as_known_on=known_on, asked_by=asked_by(client_id))
+            turn = TurnRequest(
+                question, year, day, as_known_on=known_on, asked_by=asked_by(client_id), provider=provider
+            )
             body = await research.research(turn.research_body())
+            problem = await recorder(client_id)(body, question)
+            if problem is not None:
+                return page("research.html", status=503, turn=None, problem=problem, **context)
             result = render_outcome(renderer, body, turn)
         except ValueError as exc:
             return page("research.html", status=422, turn=None, problem=str(exc), **context)
@@ -323,9 +401,9 @@ def create_app(
             client_id = await run_in_threadpool(chosen_client, request.client_id)
         except ValueError as exc:
             return JSONResponse({"error": "invalid_request", "message": str(exc)}, status_code=422)
-        turn = replace(request.turn(), asked_by=asked_by(client_id))
+        turn = replace(request.turn(), asked_by=asked_by(client_id), provider=await run_in_threadpool(provider_now))
         return StreamingResponse(
-            browser_events(research, renderer, turn),
+            browser_events(research, renderer, turn, recorder(client_id)),
             media_type="text/event-stream",
             headers={"cache-control": "no-store", "x-accel-buffering": "no"},
         )
@@ -354,7 +432,8 @@ def create_app(
         if not full:
             return page("across_years.html", full=False, **context)
         require(Action.ASK)
-        collected = await collect_across_years(research, request.model_copy(update={"asked_by": asked_by_model()}))
+        mine = {"asked_by": asked_by_model(), "provider": await run_in_threadpool(provider_now)}
+        collected = await collect_across_years(research, request.model_copy(update=mine), recorder(None))
         table = collected.table()
         return page(
             "across_years.html",
@@ -369,10 +448,11 @@ def create_app(
     @app.post("/across-years/stream", response_model=None)
     async def across_years_stream(request: AcrossYearsRequest) -> StreamingResponse:
         """Research's across-years stream relayed (same origin): each event the table rendered again.
-        Who asks is the session's, whatever the body says."""
+        Who asks, and the provider asked, are the session's practice's, whatever the body says."""
         require(Action.ASK)
+        mine = {"asked_by": asked_by_model(), "provider": await run_in_threadpool(provider_now)}
         return StreamingResponse(
-            across_years_events(research, renderer, request.model_copy(update={"asked_by": asked_by_model()})),
+            across_years_events(research, renderer, request.model_copy(update=mine), recorder(None)),
             media_type="text/event-stream",
             headers={"cache-control": "no-store", "x-accel-buffering": "no"},
         )
@@ -413,6 +493,8 @@ def create_app(
         problem = None
         if audit is not None and start is not None and end is not None:
             try:
+                if not await owns(audit):
+                    raise ResearchRejected(404, f"no audit row {audit} in this practice")
                 row = await research.audit_entry(audit)
                 if not await run_in_threadpool(of_this_practice, row):
                     raise ResearchRejected(404, f"no audit row {audit} in this practice")
@@ -448,16 +530,16 @@ def create_app(
 
     @app.get("/audit", response_class=HTMLResponse)
     async def audit_page() -> HTMLResponse:
+        """The practice's latest audit rows (from its research history), and the whole log's
+        integrity, in words that give no count of other practices' rows (``audit_status``)."""
+        entries = await run_in_threadpool(audit_list)
         try:
-            recent = await research.audit_recent(settings.audit_rows, practice_id())
             chain = await research.audit_verify()
         except ResearchReplyError as exc:
             return error_page(UNUSABLE, str(exc), 502)
         except (ResearchRejected, ResearchUnavailable) as exc:
             return error_page("Audit log unavailable", str(exc), 503)
-        entries = [e.model_dump(mode="json") for e in recent.entries]
-        asked = {e.id: await run_in_threadpool(asked_by_words, e) for e in recent.entries}
-        return page("audit.html", entries=entries, integrity=audit_status(chain), asked=asked)
+        return page("audit.html", entries=entries, integrity=audit_status(chain))
 
     def file_note_or_refusal(made: Response | Refusal) -> Response:
         return made if isinstance(made, Response) else error_page(made.title, made.message, made.status)
@@ -465,15 +547,21 @@ def create_app(
     @app.get("/audit/{entry_id}/file-note.pdf", response_model=None)
     async def file_note_pdf(entry_id: int) -> Response:
         """The audit row's file note as PDF, made from the row (never from the browser)."""
+        if not await owns(entry_id):
+            return error_page("Audit row not found", f"no audit row {entry_id} in this practice", 404)
         return file_note_or_refusal(await file_note(research, entry_id, "pdf", datetime.now(UTC), practice_id()))
 
     @app.get("/audit/{entry_id}/file-note.md", response_model=None)
     async def file_note_markdown(entry_id: int) -> Response:
         """The audit row's file note as Markdown, made from the row (never from the browser)."""
+        if not await owns(entry_id):
+            return error_page("Audit row not found", f"no audit row {entry_id} in this practice", 404)
         return file_note_or_refusal(await file_note(research, entry_id, "md", datetime.now(UTC), practice_id()))
 
     @app.get("/audit/{entry_id}", response_class=HTMLResponse)
     async def audit_entry_page(entry_id: int) -> HTMLResponse:
+        if not await owns(entry_id):
+            return error_page("Audit row not found", f"no audit row {entry_id} in this practice", 404)
         try:
             row = await research.audit_entry(entry_id)
         except ResearchRejected as exc:
@@ -495,17 +583,12 @@ def create_app(
         if len(search) > MAX_SEARCH_CHARS:
             problem = f"Search for at most {MAX_SEARCH_CHARS} characters (this is {len(search)})."
             return page("history.html", status=422, rows=(), q=search, problem=problem)
-        try:
-            found = await research.audit_search(search or None, settings.audit_rows, practice_id())
-        except ResearchRejected as exc:
-            return page("history.html", status=422, rows=(), q=search, problem=str(exc))
-        except ResearchReplyError as exc:
-            return error_page(UNUSABLE, str(exc), 502)
-        except ResearchUnavailable as exc:
-            return error_page("Audit log unavailable", str(exc), 503)
-        return page("history.html", rows=history_rows(found.entries), q=search, problem=None)
+        found = await run_in_threadpool(store.research_history, practice_id(), search or None, settings.audit_rows)
+        return page("history.html", rows=history_rows(found), q=search, problem=None)
 
     async def history_row(audit_id: int) -> AuditEntryOut | HTMLResponse:
+        if not await owns(audit_id):
+            return error_page("Question not found", f"no audit row {audit_id} in this practice", 404)
         try:
             row = await research.audit_entry(audit_id)
             if not await run_in_threadpool(of_this_practice, row):
@@ -556,8 +639,13 @@ def create_app(
             client_id = await run_in_threadpool(chosen_client, before)
         except ValueError:
             client_id = None
+        provider = await run_in_threadpool(provider_now)
         try:
-            now = await research.research(ask_again_body(entry, given) | {"asked_by": asked_by(client_id)})
+            body = ask_again_body(entry, given) | {"asked_by": asked_by(client_id)} | provider_field(provider)
+            now = await research.research(body)
+            problem = await recorder(client_id)(now, entry.record.question)
+            if problem is not None:
+                return await history_entry_page(entry, 503, again_problem=problem)
         except ResearchRejected as exc:
             return await history_entry_page(entry, exc.status, again_problem=f"Not asked again: {exc}")
         except ResearchReplyError as exc:
@@ -591,10 +679,13 @@ def create_app(
                 "currency": t.values.get("currency") or "",
                 "issue_date": show(t.values.get("issue_date")),
                 "warnings": len(t.extraction.warnings),
+                "transaction_id": str(t.id),
             }
             for t in listed.transactions
         ]
-        context = {"results": None, "problem": None} | context
+        ids = [t.id for t in listed.transactions]
+        context = {"results": None, "problem": None, "push_report": None} | context
+        context |= await run_in_threadpool(xero_web.documents_context, ids)
         return page("documents.html", status=status, rows=rows, **context)
 
     async def review_page(document_id: UUID, status: int = 200, **context: Any) -> HTMLResponse:
@@ -706,6 +797,8 @@ def create_app(
             return extraction_error(exc)
         saved = name if "changes" in body else (decision or "")
         return RedirectResponse(f"/documents/{document_id}?saved={quote(saved)}#corrections", status_code=303)
+
+    app.include_router(connections_router(ConnectionsDeps(xero_web, page, documents_page)))
 
     @app.get("/healthz", response_model=WebHealth)
     async def healthz() -> WebHealth:

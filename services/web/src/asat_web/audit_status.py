@@ -1,8 +1,13 @@
-"""What the audit page says about the log's integrity (pure): never more than was checked.
+"""What the audit page says about the log's integrity (pure): never more than was checked, and
+nothing of other practices' rows.
 
-Without signed checkpoints, an intact chain only shows that no row was changed without the later
-hashes being recomputed; the page says that, rather than "intact". With them, it names the last
-signed checkpoint, when it was signed, and how many later rows await the next one.
+The audit log is one hash chain across every practice, and research checks all of it; a practice
+is told the result, never how many rows the log holds, how many a checkpoint anchors or how many
+wait for the next one (which would count other practices' questions). Without signed checkpoints,
+a consistent chain only shows that no row was changed without the later hashes being recomputed;
+the page says that, rather than "intact". With them, it says when the last checkpoint was signed
+and with which key, and whether rows written since wait for the next one. A broken log names the
+first bad row, the one thing to report.
 """
 
 from __future__ import annotations
@@ -30,11 +35,10 @@ def audit_status(report: ChainReportOut) -> AuditStatus:
         else:
             detail = ""
         return AuditStatus(False, f"Audit log BROKEN: the first bad row is {where}.", detail)
-    rows = report.rows if report.rows is not None else report.checked
     if anchors is None:
         return AuditStatus(
             True,
-            f"Hash chain consistent: {report.checked} rows checked.",
+            "Hash chain consistent: every row of the audit log was checked.",
             "No signed checkpoint was checked, so a chain recomputed by someone with full database access, or rows "
             "cut from the end, would not show here.",
         )
@@ -42,14 +46,16 @@ def audit_status(report: ChainReportOut) -> AuditStatus:
     if last is None:
         return AuditStatus(
             True,
-            f"Hash chain consistent: {report.checked} rows checked; no signed checkpoint yet.",
-            f"All {rows} rows are protected by the chain alone until the first checkpoint is signed.",
+            "Hash chain consistent: every row of the audit log was checked; no signed checkpoint yet.",
+            "Every row is protected by the chain alone until the first checkpoint is signed.",
         )
-    waiting = report.unanchored_rows or 0
-    later = f" {waiting} later rows are protected by the chain alone until the next checkpoint." if waiting else ""
+    later = (
+        " Rows written since are protected by the chain alone until the next checkpoint."
+        if report.unanchored_rows
+        else " Every row is anchored by a signed checkpoint."
+    )
     return AuditStatus(
         True,
-        f"Audit log verified: {report.checked} rows; signed checkpoints anchor rows 1 to {anchors.anchored_id}.",
-        f"Last verified checkpoint: row {last.last_id}, signed {last.signed_at:%d %B %Y %H:%M:%S} UTC "
-        f"(key {last.key_id}).{later}",
+        "Audit log verified: every row of the audit log was checked against the chain and the signed checkpoints.",
+        f"Last verified checkpoint signed {last.signed_at:%d %B %Y %H:%M:%S} UTC (key {last.key_id}).{later}",
     )

@@ -1,5 +1,11 @@
-"""The research history: the recent questions from the audit log, each answer as it was given,
-and the request that asks one again for the same period (pure).
+"""The research history: the practice's questions (``app.research_history``, under row-level
+security), each answer as it was given (from its audit row), and the request that asks one again
+for the same period (pure).
+
+Each outcome research returns to a signed-in user is kept in the practice's history before it is
+shown (``history_entry_of``: the audit row, who asked and for which client, the question as sent, the
+period and decision, the corpus generation); the history and audit lists read it, and a page that
+takes an audit row's id opens only the practice's own (``AccountsStore.owns_audit_row``).
 
 An answer is rebuilt from its audit row with ``outcome_as_given`` (the row records what was
 shown); a row written before that was recorded has no answer to show, only its message. Asking
@@ -10,19 +16,25 @@ given, and the income year when it was the current one then (so that the same ye
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from pydantic import ValidationError
 
+from asat_accounts.model import ResearchHistoryEntry
 from asat_corpus.contracts.audit_log import AuditEntryOut, AuditRecordOut, NotRecordedError, outcome_as_given
 from asat_corpus.contracts.errors import describe_validation_error
-from asat_corpus.contracts.research import ResearchOutcome
+from asat_corpus.contracts.research import OutcomeScope, ResearchOutcome
 from asat_web.labels import day_words
 
-MAX_SEARCH_CHARS = 200  # research's limit on ``GET /v1/audit?contains=``
+MAX_SEARCH_CHARS = 200  # the history search's limit (asat_accounts.fields.MAX_HISTORY_SEARCH)
+
+# Keeps an outcome (with the question as sent) in the practice's research history before it is
+# shown: None when kept, else why not (the outcome is then not shown: its audit row would not open
+# for the practice).
+Recorder = Callable[[ResearchOutcome, str], Awaitable[str | None]]
 
 
 @dataclass(frozen=True)
@@ -60,18 +72,54 @@ def record_period(record: AuditRecordOut) -> str:
     return f"income year {record.income_year}" if record.income_year is not None else "no period recorded"
 
 
-def history_rows(entries: Iterable[AuditEntryOut]) -> tuple[HistoryRow, ...]:
-    """The rows, newest (highest id) first."""
-    return tuple(
-        HistoryRow(
-            audit_id=entry.id,
-            question=entry.record.question,
-            period=record_period(entry.record),
-            decision=entry.record.decision.value,
-            asked=asked_on(entry.recorded_at),
-            corpus_generation=entry.record.corpus_generation,
+def scope_period(scope: OutcomeScope) -> str:
+    """The period an outcome was answered for, in words (as ``record_period`` says a row's)."""
+    if scope.as_known_on is not None:
+        return f"as known on {scope.as_known_on.isoformat()}"
+    if scope.as_of is not None:
+        return f"as at {scope.as_of.isoformat()}"
+    return f"income year {scope.income_year}"
+
+
+def history_entry_of(
+    outcome: ResearchOutcome, question: str, user_id: int, client_id: int | None, asked_at: datetime
+) -> ResearchHistoryEntry:
+    """The practice's history row of ``outcome``: its audit row, asked by ``user_id`` for
+    ``client_id``, the question as sent, the period and decision, the corpus generation."""
+    return ResearchHistoryEntry(
+        audit_id=outcome.audit_id,
+        user_id=user_id,
+        client_id=client_id,
+        question=question,
+        period=scope_period(outcome.scope),
+        decision=outcome.decision.value,
+        corpus_generation=outcome.corpus_generation,
+        asked_at=asked_at,
+    )
+
+
+def history_rows(entries: Iterable[AuditEntryOut | ResearchHistoryEntry]) -> tuple[HistoryRow, ...]:
+    """The rows (of the practice's history, or audit rows), newest (highest audit row) first."""
+    return tuple(sorted((_row(e) for e in entries), key=lambda r: r.audit_id, reverse=True))
+
+
+def _row(entry: AuditEntryOut | ResearchHistoryEntry) -> HistoryRow:
+    if isinstance(entry, ResearchHistoryEntry):
+        return HistoryRow(
+            audit_id=entry.audit_id,
+            question=entry.question,
+            period=entry.period,
+            decision=entry.decision,
+            asked=asked_on(entry.asked_at),
+            corpus_generation=entry.corpus_generation,
         )
-        for entry in sorted(entries, key=lambda e: e.id, reverse=True)
+    return HistoryRow(
+        audit_id=entry.id,
+        question=entry.record.question,
+        period=record_period(entry.record),
+        decision=entry.record.decision.value,
+        asked=asked_on(entry.recorded_at),
+        corpus_generation=entry.record.corpus_generation,
     )
 
 

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 import httpx
 from pydantic import BaseModel, ValidationError
 
-from asat_corpus.contracts.audit_log import AuditEntries, AuditEntryOut, ChainReportOut
+from asat_corpus.contracts.audit_log import AuditEntryOut, ChainReportOut
 from asat_corpus.contracts.errors import describe_validation_error
 from asat_corpus.contracts.provider import ProviderCheckReply
 from asat_corpus.contracts.research import PeriodPreview, ResearchOutcome
@@ -113,18 +113,6 @@ class ResearchClient:
             raise ResearchRejected(404, str(exc)) from exc
         return await self._call("GET", path, SourceOut)
 
-    async def audit_recent(self, last: int, practice_id: int) -> AuditEntries:
-        """``GET /v1/audit?practice_id=``: the latest ``last`` rows asked for the practice."""
-        return await self._call("GET", "/v1/audit", AuditEntries, params={"last": last, "practice_id": practice_id})
-
-    async def audit_search(self, contains: str | None, last: int, practice_id: int) -> AuditEntries:
-        """``GET /v1/audit?contains=&practice_id=``: the latest ``last`` rows of the practice whose
-        question contains the text (case-insensitive, taken literally); without it, the latest rows."""
-        params: dict[str, Any] = {"last": last, "practice_id": practice_id} | (
-            {"contains": contains} if contains else {}
-        )
-        return await self._call("GET", "/v1/audit", AuditEntries, params=params)
-
     async def provider_check(self, body: Mapping[str, Any]) -> ProviderCheckReply:
         """``POST /v1/provider/check``: the provider probe over ``body``'s settings (with their key).
         It may take a while (several requests to the provider), hence its own timeout."""
@@ -133,6 +121,9 @@ class ResearchClient:
         )
 
     async def audit_entry(self, entry_id: int) -> AuditEntryOut:
+        """``GET /v1/audit/{id}``: one row of the log. The web asks only for a row of the signed-in
+        practice's research history (``AccountsStore.owns_audit_row``); the practice's lists are
+        its history, never research's ``GET /v1/audit``."""
         return await self._call("GET", f"/v1/audit/{entry_id}", AuditEntryOut)
 
     async def audit_verify(self) -> ChainReportOut:

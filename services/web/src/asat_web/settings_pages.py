@@ -14,6 +14,8 @@ clients, reviewers read (403 otherwise).
   store (``ASAT_SECRET_KEY``) and shown back only as its masked hint; the key field is always
   empty. "Check provider" sends the saved settings with the key to research's
   ``POST /v1/provider/check`` (the service-token-guarded channel) and shows the probe's report.
+  The saved provider answers the practice's questions: every research request carries it
+  (``asat_web.practice_provider``).
 """
 
 from __future__ import annotations

@@ -11,9 +11,11 @@ from typing import Any
 from pydantic import ValidationError
 
 from asat_corpus.contracts.errors import describe_validation_error
+from asat_corpus.contracts.provider import GenerationProvider
 from asat_corpus.contracts.research import ResearchOutcome, StageEventData, StreamError
 from asat_web import labels
 from asat_web.evidence import outcome_evidence
+from asat_web.history import Recorder
 from asat_web.outcome import outcome_view
 from asat_web.question_marks import question_words
 from asat_web.rendering import Renderer
@@ -36,13 +38,17 @@ class TurnRequest:
     first_source: int = 1
     as_known_on: str | None = None  # the law as it then stood: the text on the books that day
     asked_by: dict[str, Any] | None = None  # who asks (the session's user, practice and client), recorded
+    # The practice's own generation provider (its key a SecretStr: masked in this repr), or none.
+    provider: GenerationProvider | None = None
 
     def research_body(self) -> dict[str, Any]:
         """The research request: the as-known-on day if one was given (it stands alone), else the
-        as-at day, else the income year; and who asks."""
+        as-at day, else the income year; who asks; and the practice's provider, key revealed."""
         body: dict[str, Any] = {"question": self.question}
         if self.asked_by is not None:
             body["asked_by"] = dict(self.asked_by)
+        if self.provider is not None:
+            body["provider"] = self.provider.wire()
         if self.as_known_on:
             body["as_known_on"] = self.as_known_on
         elif self.as_of:
@@ -106,12 +112,31 @@ def translate(renderer: Renderer, event: SseEvent, request: TurnRequest) -> str 
 _EVENTS = frozenset({"stage", "result", "error"})
 
 
-async def browser_events(client: ResearchClient, renderer: Renderer, request: TurnRequest) -> AsyncIterator[str]:
-    """The research stream translated for the browser; always ends with ``result`` or ``error``."""
+async def _recorded(event: SseEvent, request: TurnRequest, record: Recorder | None) -> str | None:
+    """Keep a result event's outcome with ``record``; why it could not be kept, else None (an
+    event that is not a result, or not a readable outcome, is left to ``translate``)."""
+    if record is None or event.event != "result":
+        return None
+    try:
+        outcome = ResearchOutcome.model_validate(event.json())
+    except ValueError:  # pydantic's ValidationError too: translate says what is wrong
+        return None
+    return await record(outcome, request.question)
+
+
+async def browser_events(
+    client: ResearchClient, renderer: Renderer, request: TurnRequest, record: Recorder | None = None
+) -> AsyncIterator[str]:
+    """The research stream translated for the browser; always ends with ``result`` or ``error``.
+    With ``record``, a result is kept in the practice's history (``Recorder``) before it is sent."""
     finished = False
     try:
         async with client.stream(request.research_body()) as events:
             async for event in events:
+                problem = await _recorded(event, request, record)
+                if problem is not None:
+                    yield format_event("error", render_error(renderer, problem))
+                    return
                 text = translate(renderer, event, request)
                 if text is None:
                     continue

@@ -156,7 +156,7 @@ def test_the_audit_page_lists_the_questions_and_the_chain_is_intact(browser: Bro
     expect(page.locator(".chain")).to_contain_text("Hash chain consistent")
     rows = page.locator(".audit-table tbody tr")
     seen = [(row.locator("td").nth(2).inner_text(), row.locator("td").nth(3).inner_text()) for row in rows.all()]
-    for asked in ((QUESTION, "2015"), (QUESTION, "2026"), (OUT_OF_SCOPE, "2026")):
+    for asked in ((QUESTION, "income year 2015"), (QUESTION, "income year 2026"), (OUT_OF_SCOPE, "income year 2026")):
         assert asked in seen, seen
     browser.shot("06-audit")
     rows.last.locator("a").click()

@@ -14,6 +14,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from asat_corpus.contracts.provider import GenerationProvider
 from asat_corpus.contracts.research import MAX_QUESTION_CHARS, AskedBy, ResearchOutcome
 
 MAX_SOURCE_IDS = 50
@@ -40,6 +41,11 @@ class AcrossYearsRequest(BaseModel):
     )
     asked_by: AskedBy | None = Field(
         default=None, description="Who asks (the web's signed-in user); recorded in each year's audit row."
+    )
+    provider: GenerationProvider | None = Field(
+        default=None,
+        description="The practice's own generation provider (its key never echoed, logged or audited): every "
+        "year is answered with it. Absent: research's own generator.",
     )
 
     @field_validator("question")

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from asat_corpus.contracts.decisions import Decision, is_answered
 from asat_corpus.contracts.errors import ErrorBody
+from asat_corpus.contracts.provider import GenerationProvider
 from asat_corpus.resolution import Status
 
 MAX_QUESTION_CHARS = 2000
@@ -54,7 +55,8 @@ class AskedBy(BaseModel):
 
 
 class ResearchRequest(BaseModel):
-    """A question and, at most, one way of saying when (an income year and a day must agree)."""
+    """A question and, at most, one way of saying when (an income year and a day must agree);
+    optionally who asks and the practice's own generation provider."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -72,6 +74,12 @@ class ResearchRequest(BaseModel):
     )
     asked_by: AskedBy | None = Field(
         default=None, description="Who asks and for which practice (and client); recorded in the audit row."
+    )
+    provider: GenerationProvider | None = Field(
+        default=None,
+        description="The practice's own generation provider (its key never echoed, logged or audited): this "
+        "question is answered with it, through the same verification, gate and audit. Absent: research's own "
+        "generator (ASAT_GENERATION_*).",
     )
 
     @field_validator("question")

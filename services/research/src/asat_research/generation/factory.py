@@ -15,11 +15,17 @@ ollama              default 127.0.0.1:11434      required                 option
 ==================  ===========================  =======================  ========================
 
 ``ASAT_GENERATION_SEED`` (an integer, default 7) is sent wherever the API accepts a seed.
+
+The same rules build a research request's own provider (``ResearchRequest.provider``, a practice's
+saved settings: ``asat_research.generation.per_request``): :func:`generator_from` is the one code
+path, a pure function of a :class:`GenerationSettings`; its refusals name the setting by the names
+given (``ENV_NAMES`` here, the request's fields there) and never quote the key.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from asat_research.generation import aggregator, anthropic_adapter, ollama_adapter
 from asat_research.generation.aggregator import AggregatorGenerator
@@ -39,43 +45,84 @@ PROVIDERS = ("extractive", "openai_compatible", "aggregator", "anthropic", "olla
 
 
 class GenerationConfigError(ValueError):
-    """The generation settings are unusable; the message names the variable to set and how."""
+    """The generation settings are unusable; the message names the setting to set and how."""
+
+
+@dataclass(frozen=True)
+class GenerationSettings:
+    """Which generator to build: the adapter, its base URL, model and key (``""``: unset) and the
+    seed. The key is left out of ``repr``."""
+
+    provider: str = "extractive"
+    base_url: str = ""
+    model: str = ""
+    api_key: str = field(default="", repr=False)
+    seed: int = DEFAULT_SEED
+
+
+@dataclass(frozen=True)
+class SettingNames:
+    """What a refusal calls each setting: the environment variables, or a request's fields."""
+
+    provider: str
+    base_url: str
+    model: str
+    api_key: str
+
+
+ENV_NAMES = SettingNames(PROVIDER, BASE_URL, MODEL, API_KEY)
 
 
 def build_generator(env: Mapping[str, str]) -> Generator:
-    provider = _setting(env, PROVIDER) or "extractive"
+    """The generator of the ``ASAT_GENERATION_*`` settings in ``env``."""
+    return generator_from(settings_from_env(env))
+
+
+def settings_from_env(env: Mapping[str, str]) -> GenerationSettings:
+    """The ``ASAT_GENERATION_*`` settings of ``env`` (a bad seed is refused here)."""
+    return GenerationSettings(
+        provider=_setting(env, PROVIDER) or "extractive",
+        base_url=_setting(env, BASE_URL),
+        model=_setting(env, MODEL),
+        api_key=_setting(env, API_KEY),
+        seed=_seed(env),
+    )
+
+
+def generator_from(settings: GenerationSettings, names: SettingNames = ENV_NAMES) -> Generator:
+    """The generator ``settings`` describe (pure: nothing is sent until it is asked); raises
+    :class:`GenerationConfigError` naming, by ``names``, the setting to give and how."""
+    provider = settings.provider.strip() or "extractive"
     if provider == "extractive":
         return ExtractiveGenerator()
     if provider not in PROVIDERS:
         raise GenerationConfigError(
-            f"{PROVIDER}={provider!r} is not a known generation provider; set it to one of {', '.join(PROVIDERS)}."
+            f"{names.provider}={provider!r} is not a known generation provider; set it to one of "
+            f"{', '.join(PROVIDERS)}."
         )
-    seed = _seed(env)
-    model = _required(env, MODEL, provider, "the model name the provider serves")
+    seed = settings.seed
+    base_url, api_key = settings.base_url.strip(), settings.api_key.strip()
+    model = _required(settings.model, names.model, names, provider, "the model name the provider serves")
     if provider == "openai_compatible":
-        base_url = _required(env, BASE_URL, provider, "the API root, e.g. http://127.0.0.1:8000/v1")
-        return OpenAICompatibleGenerator(base_url, model, _setting(env, API_KEY), seed=seed)
+        base_url = _required(base_url, names.base_url, names, provider, "the API root, e.g. http://127.0.0.1:8000/v1")
+        return OpenAICompatibleGenerator(base_url, model, api_key, seed=seed)
     if provider == "aggregator":
-        base_url = _setting(env, BASE_URL) or aggregator.DEFAULT_BASE_URL
-        api_key = _required(env, API_KEY, provider, "the aggregator's API key")
-        return AggregatorGenerator(base_url, model, api_key, seed=seed)
+        api_key = _required(api_key, names.api_key, names, provider, "the aggregator's API key")
+        return AggregatorGenerator(base_url or aggregator.DEFAULT_BASE_URL, model, api_key, seed=seed)
     if provider == "anthropic":
-        base_url = _setting(env, BASE_URL) or anthropic_adapter.DEFAULT_BASE_URL
-        api_key = _required(env, API_KEY, provider, "the Anthropic API key")
-        return AnthropicGenerator(model, api_key, base_url=base_url)
-    base_url = _setting(env, BASE_URL) or ollama_adapter.DEFAULT_BASE_URL
-    return OllamaGenerator(model, base_url=base_url, api_key=_setting(env, API_KEY), seed=seed)
+        api_key = _required(api_key, names.api_key, names, provider, "the Anthropic API key")
+        return AnthropicGenerator(model, api_key, base_url=base_url or anthropic_adapter.DEFAULT_BASE_URL)
+    return OllamaGenerator(model, base_url=base_url or ollama_adapter.DEFAULT_BASE_URL, api_key=api_key, seed=seed)
 
 
 def _setting(env: Mapping[str, str], name: str) -> str:
     return env.get(name, "").strip()
 
 
-def _required(env: Mapping[str, str], name: str, provider: str, what: str) -> str:
-    value = _setting(env, name)
-    if not value:
-        raise GenerationConfigError(f"{PROVIDER}={provider} needs {name} set to {what}; it is unset or empty.")
-    return value
+def _required(value: str, name: str, names: SettingNames, provider: str, what: str) -> str:
+    if not value.strip():
+        raise GenerationConfigError(f"{names.provider}={provider} needs {name} set to {what}; it is unset or empty.")
+    return value.strip()
 
 
 def _seed(env: Mapping[str, str]) -> int:
