@@ -126,8 +126,32 @@ def store(accounts_db: AccountsDatabase, key_ring: KeyRing) -> Iterator[Postgres
         yield opened
 
 
+# One row of each connections table (migration 0003, written by asat_connections), so that the
+# tenant-table checks see each practice's own rows there too.
+CONNECTIONS_ROWS = (
+    "INSERT INTO app.xero_connections (practice_id, client_id, status, tenant_id, tenant_name, connected_at,"
+    " updated_at) VALUES (%(p)s, %(c)s, 'connected', gen_random_uuid(), 'Org', now(), now())",
+    "INSERT INTO app.xero_authorisations (practice_id, client_id, state_digest, redirect_uri, created_at, expires_at)"
+    " VALUES (%(p)s, %(c)s, encode(sha256(gen_random_uuid()::text::bytea), 'hex'), 'http://localhost/cb', now(),"
+    " now() + interval '15 minutes')",
+    "INSERT INTO app.xero_pushes (practice_id, transaction_id, client_id, tenant_id, state, idempotency_key, attempts,"
+    " created_at, updated_at) VALUES (%(p)s, gen_random_uuid(), %(c)s, gen_random_uuid(), 'failed', 'k', 1, now(),"
+    " now())",
+    "INSERT INTO app.hubspot_connections (practice_id, hub_id, connected_at, updated_at) VALUES (%(p)s, 1, now(), now())",
+    "INSERT INTO app.hubspot_imports (practice_id, company_id, client_id, result, imported_at)"
+    " VALUES (%(p)s, '101', %(c)s, 'created', now())",
+)
+
+
+def seed_connections(app_url: str, practice_id: int, client_id: int) -> None:
+    with psycopg.connect(app_url) as conn, conn.transaction():
+        conn.execute("SELECT set_config('app.practice_id', %s, true)", (str(practice_id),))
+        for statement in CONNECTIONS_ROWS:
+            conn.execute(statement, {"p": practice_id, "c": client_id})  # type: ignore[arg-type]
+
+
 @pytest.fixture
-def two_practices(store: PostgresAccountsStore) -> TwoPractices:
+def two_practices(store: PostgresAccountsStore, accounts_db: AccountsDatabase) -> TwoPractices:
     """Two new practices in the session database (unique emails per call)."""
     tag = secrets.token_hex(4)
     a, a_owner = store.create_practice(f"Alpha Tax {tag}", f"owner-a-{tag}@alpha.example", cheap_hash())
@@ -151,4 +175,6 @@ def two_practices(store: PostgresAccountsStore) -> TwoPractices:
             practice.id,
             ResearchHistoryEntry(audit_id, owner.user.id, None, question, "income year 2015", "answer", "g", now),
         )
+    for practice in (a, b):
+        seed_connections(accounts_db.app_url, practice.id, store.clients(practice.id)[0].id)
     return TwoPractices(a, b, a_owner, b_owner, a_secret, b_secret)

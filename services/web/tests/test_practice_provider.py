@@ -148,6 +148,16 @@ def test_a_key_that_cannot_be_read_asks_nothing_and_says_why() -> None:
     assert stub.state.requests == [] and across.state.requests == []
 
 
+def test_saved_settings_research_would_refuse_are_a_422_naming_the_field() -> None:
+    stub = create_stub()
+    web, _ = _web(stub, ("openai_compatible", "http://llm.practice.example:99999/v1", MODEL), KEY)
+    reply = web.post("/stream", json={"question": QUESTION})
+    assert reply.status_code == 422 and "base_url" in reply.json()["message"]
+    page = web.post("/research", data={"question": QUESTION})
+    assert page.status_code == 422 and "Settings → Provider" in page.text
+    assert KEY not in reply.text + page.text and stub.state.requests == []
+
+
 def test_the_key_is_in_no_page_of_the_settings_and_research_flow() -> None:
     stub = create_stub()
     web, _ = _web(stub, _mine(), KEY)
