@@ -199,7 +199,7 @@ def create_app(
             return pipeline
         return pipeline.with_generator(own_providers.get(provider))
 
-    @app.post("/v1/research", response_model=wire.ResearchOutcome, responses=_errors(400, 422, 502, 503))
+    @app.post("/v1/research", response_model=wire.ResearchOutcome, responses=_errors(400, 413, 422, 429, 502, 503))
     def research(request: ResearchRequest) -> wire.ResearchOutcome | JSONResponse:
         problem = _validate(request)
         if problem:
@@ -224,7 +224,7 @@ def create_app(
             return JSONResponse(failure.model_dump(mode="json", exclude={"status"}), status_code=failure.status)
         return outcome_reply(outcome)
 
-    @app.post("/v1/period", response_model=wire.PeriodPreview, responses=_errors(400, 422))
+    @app.post("/v1/period", response_model=wire.PeriodPreview, responses=_errors(400, 413, 422))
     def period(request: wire.PeriodRequest) -> wire.PeriodPreview | JSONResponse:
         """The period the question would be answered for: from the parameter, the question or
         today; with ``conflict`` where ``POST /v1/research`` would refuse it as period_conflict.
@@ -251,7 +251,7 @@ def create_app(
         "/v1/research/stream",
         response_model=None,  # a stream of events, each a model named in EventStreamResponse
         response_class=StreamingResponse,  # no media type of its own: the 200 below documents the events
-        responses={**_errors(400, 422), 200: EVENT_STREAM},
+        responses={**_errors(400, 413, 422, 429), 200: EVENT_STREAM},
     )
     def research_stream(request: ResearchRequest) -> StreamingResponse | JSONResponse:
         problem = _validate(request)
@@ -290,7 +290,7 @@ def create_app(
         "/v1/research/across-years",
         response_model=None,  # a stream of events, each a model named in ACROSS_YEARS_STREAM
         response_class=StreamingResponse,
-        responses={**_errors(400, 422), 200: ACROSS_YEARS_STREAM},
+        responses={**_errors(400, 413, 422, 429), 200: ACROSS_YEARS_STREAM},
     )
     def research_across_years(request: across.AcrossYearsRequest) -> StreamingResponse | JSONResponse:
         """The question asked again for every income year in which a provision its answer cited
@@ -314,7 +314,7 @@ def create_app(
 
         return EventStreamResponse(events(), headers={"cache-control": "no-store"})
 
-    @app.post("/v1/provider/check", response_model=ProviderCheckReply, responses=_errors(400, 422))
+    @app.post("/v1/provider/check", response_model=ProviderCheckReply, responses=_errors(400, 413, 422))
     def provider_check(request: ProviderCheckRequest) -> ProviderCheckReply:
         """The provider probe (``python -m asat_research.provider_probe``) run against the settings
         given (the web's provider settings page), not research's own: the same checks, the same
