@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 import httpx
 import pytest
-from fastapi import FastAPI
+from fastapi import FastAPI, Request, Response
 from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
@@ -38,6 +38,17 @@ def test_real_ids_keep_their_shape() -> None:
 
 
 def test_the_source_page_refuses_a_traversal_without_asking_research(make_web: Make) -> None:
-    web, _ = make_web()
+    web, stub = make_web()
+    asked: list[str] = []
+
+    @stub.middleware("http")
+    async def record(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+        asked.append(request.url.path)
+        return await call_next(request)
+
     response = web.get("/source/a/%2E%2E/%2E%2E/audit/verify")  # as sent: dots encoded, not normalised
     assert response.status_code == 404
+    assert asked == [], f"research was asked {asked}"
+    web.get("/source/itaa1997:328-110@C2015C00285")
+    # The recorder does see research's requests: the version asked for (then its neighbour, for the diff).
+    assert asked[0] == "/v1/sources/itaa1997:328-110@C2015C00285"
