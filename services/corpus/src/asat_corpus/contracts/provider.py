@@ -28,6 +28,38 @@ MAX_KEY_CHARS = 16_384
 MAX_CHECK_TIMEOUT_S = 120.0
 
 
+def http_url(base_url: str) -> str:
+    """An http(s) API root with a host (empty: the adapter's default); no value echoed."""
+    url = base_url.strip()
+    if not url:
+        return url
+    try:
+        parts = urlsplit(url)
+        usable = parts.scheme in ("http", "https") and bool(parts.hostname) and parts.port != 0
+    except ValueError:  # a port out of range, a broken IPv6 literal
+        usable = False
+    if not usable or any(c.isspace() or ord(c) < 0x20 or ord(c) == 0x7F for c in url):
+        raise ValueError("is not an http(s) URL with a host: give the API root, e.g. https://api.openai.com/v1")
+    return url
+
+
+def printable_model(model: str) -> str:
+    if any(ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0 for c in model):
+        raise ValueError("contains a control character: give the model name as the provider lists it")
+    return model.strip()
+
+
+def header_safe_key(key: SecretStr | None) -> SecretStr | None:
+    """The key goes in a request header: a space or control character (a pasted line break)
+    would break it; refused without saying what the key is."""
+    if key is None:
+        return None
+    value = key.get_secret_value().strip()
+    if any(c.isspace() or ord(c) < 0x20 or ord(c) == 0x7F for c in value):
+        raise ValueError("contains a space or control character: save the key again without it")
+    return SecretStr(value) if value else None
+
+
 class ProviderCheckRequest(BaseModel):
     """The settings to probe: as ``ASAT_GENERATION_PROVIDER``, ``_BASE_URL``, ``_MODEL`` and
     ``_API_KEY`` would give them (empty: unset)."""
@@ -41,6 +73,11 @@ class ProviderCheckRequest(BaseModel):
         default=None, description="The API key (never echoed back, never logged).", max_length=MAX_KEY_CHARS
     )
     timeout_s: float = Field(default=30.0, gt=0, le=MAX_CHECK_TIMEOUT_S, description="Per request; no retries.")
+
+    # The same checks as a practice's provider: one set of rules for both.
+    _base_url = field_validator("base_url")(lambda v: http_url(v))
+    _model = field_validator("model")(lambda v: printable_model(v))
+    _key = field_validator("api_key")(lambda v: header_safe_key(v))
 
 
 class GenerationProvider(BaseModel):
@@ -64,39 +101,9 @@ class GenerationProvider(BaseModel):
         default=None, max_length=MAX_KEY_CHARS, description="The API key (never echoed back, logged or audited)."
     )
 
-    @field_validator("base_url")
-    @classmethod
-    def _http_url(cls, base_url: str) -> str:
-        url = base_url.strip()
-        if not url:
-            return url
-        try:
-            parts = urlsplit(url)
-            usable = parts.scheme in ("http", "https") and bool(parts.hostname) and parts.port != 0
-        except ValueError:  # a port out of range, a broken IPv6 literal
-            usable = False
-        if not usable or any(c.isspace() or ord(c) < 0x20 for c in url):
-            raise ValueError("is not an http(s) URL with a host: give the API root, e.g. https://api.openai.com/v1")
-        return url
-
-    @field_validator("model")
-    @classmethod
-    def _printable(cls, model: str) -> str:
-        if any(ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0 for c in model):
-            raise ValueError("contains a control character: give the model name as the provider lists it")
-        return model.strip()
-
-    @field_validator("api_key")
-    @classmethod
-    def _header_safe(cls, key: SecretStr | None) -> SecretStr | None:
-        """The key goes in a request header: a space or control character (a pasted line break)
-        would break it; refused without saying what the key is."""
-        if key is None:
-            return None
-        value = key.get_secret_value().strip()
-        if any(c.isspace() or ord(c) < 0x20 or ord(c) == 0x7F for c in value):
-            raise ValueError("contains a space or control character: save the key again without it")
-        return SecretStr(value) if value else None
+    _base_url = field_validator("base_url")(lambda v: http_url(v))
+    _model = field_validator("model")(lambda v: printable_model(v))
+    _key = field_validator("api_key")(lambda v: header_safe_key(v))
 
     def wire(self) -> dict[str, Any]:
         """The JSON research reads, the key revealed: for the caller that sends it (the web, at
