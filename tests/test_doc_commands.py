@@ -96,6 +96,12 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(r"scripts/bench_extraction\.py", HELP, "needs the synthetic set, and minutes of OCR"),
     Rule(
+        r"scripts/fuzz_counts\.py",
+        HELP,
+        "fuzzes every service in process for minutes, and needs the corpus, Postgres and Tesseract; the "
+        "services' test_openapi_fuzz.py tests run the same builders",
+    ),
+    Rule(
         r"schemathesis run http://127\.0\.0\.1",
         HELP,
         "fuzzes a running verifier for two minutes (services/verifier/tests run it in process)",
@@ -120,6 +126,11 @@ RULES: tuple[Rule, ...] = (
         "needs the extraction service running (make up); services/extraction/tests/test_api.py covers the routes",
     ),
     Rule(r"^\.venv/bin/pytest tests/deploy$", SKIP, "a test suite of its own, which make test runs"),
+    Rule(
+        r"^(ASAT_[A-Z_]+=\S+ )*\.venv/bin/pytest -q services/[a-z]+/tests/test_openapi_fuzz\.py$",
+        SKIP,
+        "a fuzz test of the suite, which make test runs",
+    ),
 )
 
 

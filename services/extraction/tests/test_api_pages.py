@@ -127,3 +127,21 @@ def test_the_route_is_documented_as_png_with_its_errors(app: tuple[TestClient, M
     assert set(operation["responses"]) >= {"200", "404", "415", "422"}
     assert "image/png" in operation["responses"]["200"]["content"]
     assert operation["responses"]["415"]["content"]["application/json"]["schema"]["$ref"].endswith("/ErrorBody")
+
+
+@pytest.mark.parametrize(
+    ("name", "media_type", "content"),
+    [("i.pdf", "application/pdf", b"%PDF-1.7"), ("r.txt", "text/plain", b"Total $22.00\n"),
+     ("m.eml", "message/rfc822", b"Subject: bill\n\nTotal $22.00\n"), ("s.tif", "image/tiff", b"II*\x00")],
+)  # fmt: skip
+def test_the_original_is_served_as_its_media_type_which_the_openapi_documents(
+    app: tuple[TestClient, MemoryStore], name: str, media_type: str, content: bytes
+) -> None:
+    """Schemathesis found GET /file documented as JSON while it answers with the original's type."""
+    client, store = app
+    reply = client.get(f"/v1/documents/{stored(store, name, media_type, content)}/file")
+    assert reply.status_code == 200 and reply.content == content
+    assert reply.headers["content-type"].split(";")[0] == media_type
+    operation = client.get("/openapi.json").json()["paths"]["/v1/documents/{document_id}/file"]["get"]
+    assert media_type in operation["responses"]["200"]["content"]
+    assert "application/json" not in operation["responses"]["200"]["content"]

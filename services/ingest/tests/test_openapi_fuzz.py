@@ -14,7 +14,7 @@ import pytest
 import schemathesis
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from hypothesis import HealthCheck, settings
+from hypothesis import settings
 from schemathesis.checks import (
     content_type_conformance,
     not_a_server_error,
@@ -78,7 +78,7 @@ def ingest_index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
 
 
 @schema.parametrize()
-@settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=8, deadline=None)
 def test_every_reply_matches_the_documented_model(ingest_index: None, case: schemathesis.Case) -> None:
     case.call_and_validate(
         checks=[not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]

@@ -91,6 +91,16 @@ def test_a_declined_question_abstains_with_the_generator_s_reason() -> None:
     assert result.reasons[0] == "quoting is not confirming"
 
 
+def test_a_model_past_the_deadline_abstains_saying_so() -> None:
+    why = "openai_compatible did not answer within the request's deadline of 60 s"
+    result = decide(replace(GOOD, deadline_passed=why, verified_claims=0), CONFIG)
+    assert result.decision is Decision.ABSTAIN_DEADLINE
+    assert result.reasons[0] == why
+    # It comes before "declined" and "no verified claim": the model never answered.
+    both = replace(GOOD, deadline_passed=why, declined="quoting is not confirming", verified_claims=0)
+    assert decide(both, CONFIG).decision is Decision.ABSTAIN_DEADLINE
+
+
 def test_a_weak_best_passage_needs_corroboration() -> None:
     config = GateConfig(min_score=0.4, corroboration_score=0.6)
     weak = replace(GOOD, top_score=0.5)

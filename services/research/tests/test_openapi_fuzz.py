@@ -13,7 +13,7 @@ from typing import cast
 import pytest
 import schemathesis
 from fastapi import FastAPI
-from hypothesis import HealthCheck, settings
+from hypothesis import settings
 from schemathesis.checks import (
     content_type_conformance,
     not_a_server_error,
@@ -73,7 +73,7 @@ def research_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
 
 
 @schema.parametrize()
-@settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=8, deadline=None)
 def test_every_reply_matches_the_documented_model(research_stack: None, case: schemathesis.Case) -> None:
     case.call_and_validate(
         checks=[not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]

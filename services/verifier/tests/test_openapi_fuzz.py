@@ -6,7 +6,7 @@ A short run for the test suite; the longer CLI run is in docs/verifier.md.
 from __future__ import annotations
 
 import schemathesis
-from hypothesis import HealthCheck, settings
+from hypothesis import settings
 from schemathesis.checks import not_a_server_error
 
 from asat_verifier.api import build_app
@@ -18,6 +18,6 @@ schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
 
 
 @schema.parametrize()
-@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=40, deadline=None)
 def test_no_input_gives_a_server_error(case: schemathesis.Case) -> None:
     case.call_and_validate(checks=[not_a_server_error])

@@ -148,6 +148,19 @@ def test_bad_stream_input_is_a_clear_422(make_web: Make) -> None:
         assert reply.status_code == 422 and words in reply.json()["message"], reply.text
 
 
+def test_the_streams_are_documented_as_events_and_a_body_that_is_not_json_as_a_400(make_web: Make) -> None:
+    """Schemathesis found both streams documented as JSON, and their 400 undocumented."""
+    web, _ = make_web()
+    paths = web.get("/openapi.json").json()["paths"]
+    for path in ("/stream", "/across-years/stream"):
+        responses = paths[path]["post"]["responses"]
+        assert set(responses["200"]["content"]) == {"text/event-stream"}, path
+        for status in ("400", "401", "403", "413", "422"):
+            assert responses[status]["content"]["application/json"]["schema"]["$ref"].endswith("/ErrorBody"), path
+        reply = web.post(path, content=b"\x15\xff not json", headers={"content-type": "application/json"})
+        assert reply.status_code == 400 and reply.json()["error"] == "bad_request", reply.text
+
+
 def test_chat_numbers_sources_from_where_the_rail_left_off(make_web: Make) -> None:
     web, _ = make_web()
     page = web.get("/chat").text

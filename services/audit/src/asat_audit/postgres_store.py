@@ -1,77 +1,163 @@
-"""The Postgres AuditStore: ``research.audit_log`` over plain psycopg 3.
+"""The Postgres AuditStore: ``research.audit_log`` over psycopg 3 and a small connection pool.
 
 ``PostgresAuditLog`` reads (any role that may SELECT). ``PostgresAuditStore`` also appends, and
 refuses to start unless its role may only SELECT and INSERT the log. Appends from every process
 serialise on a transaction advisory lock: lock, read the last row, take the database clock,
-hash, insert, commit. Each instance holds one connection, shared by its threads under a lock,
-and reconnects (re-checking the role) after the connection breaks.
+hash, insert, commit.
+
+Each instance checks the database once on a direct connection (unreachable, wrong role or
+schema: ``AuditStartupError``), then keeps a small ``psycopg_pool.ConnectionPool`` (sizes and
+timeouts: ``asat_audit.pool_settings``), shared by its threads. Every new pooled connection is
+checked again (the writer's role and schema) before it is used; every connection is tested
+before it is handed out, so one the server dropped is replaced (and the idle ones with it); no
+call waits longer than ``wait_s`` for one. Any failure is the store's ``AuditReadError`` /
+``AuditWriteError`` naming the cause.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import datetime
-from typing import Any, LiteralString, Self
+from typing import Any, LiteralString, Self, TypeVar
 
 import psycopg
+from psycopg.conninfo import make_conninfo
 from psycopg.rows import DictRow, dict_row
 from psycopg.types.json import Jsonb
+from psycopg_pool import ConnectionPool, PoolTimeout
 
 from asat_audit.canonical import GENESIS_HASH, chain_hash, record_document
 from asat_audit.chain import ChainLink, ChainReport, verify_chain
 from asat_audit.checkpoint import Checkpoint, CheckpointFormatError, from_json, to_json
 from asat_audit.migration_runner import load_migrations
+from asat_audit.pool_settings import (
+    CONNECT_TIMEOUT_S,
+    DEFAULT_POOL,
+    LOCK_TIMEOUT_MS,
+    START_HINT,
+    STATEMENT_TIMEOUT_MS,
+    PoolSettings,
+    connection_params,
+    no_connection_message,
+)
 from asat_audit.postgres_rows import COLUMNS, INSERT, JSON_COLUMNS, row_entry, row_link
 from asat_audit.record import AuditEntry, AuditRecord
 from asat_audit.role_check import require_safe_app_role
 from asat_audit.store import AuditReadError, AuditStartupError, AuditWriteError
 
+__all__ = [
+    "CHAIN_LOCK_KEY",
+    "CONNECT_TIMEOUT_S",
+    "LOCK_TIMEOUT_MS",
+    "PAGE_SIZE",
+    "STATEMENT_TIMEOUT_MS",
+    "PoolSettings",
+    "PostgresAuditLog",
+    "PostgresAuditStore",
+    "connect",
+    "like_literal",
+]
+
 CHAIN_LOCK_KEY = 0x4153_4154_4155_4454  # "ASATAUDT": pg_advisory_xact_lock key of chain appends
-CONNECT_TIMEOUT_S = 5
-# A hung or locked database fails a statement within these bounds (an error, never a stalled
-# request): no audit statement runs longer than STATEMENT_TIMEOUT_MS or waits for a lock (the
-# chain's advisory lock included) longer than LOCK_TIMEOUT_MS.
-STATEMENT_TIMEOUT_MS = 5000
-LOCK_TIMEOUT_MS = 3000
 PAGE_SIZE = 1000
 _SELECT: LiteralString = "SELECT " + COLUMNS + " FROM research.audit_log"
 # The rows one practice asked (index audit_log_practice, migration 0005).
 _OF_PRACTICE: LiteralString = "(asked_by ->> 'practice_id')::bigint = %s"
 
+Connection = psycopg.Connection[DictRow]
+T = TypeVar("T")
 
-def connect(url: str) -> psycopg.Connection[DictRow]:
+
+def connect(url: str, settings: PoolSettings = DEFAULT_POOL) -> Connection:
     """An autocommit connection returning dict rows; ``AuditStartupError`` says why it failed."""
     try:
-        return psycopg.connect(
-            url,
-            autocommit=True,
-            row_factory=dict_row,
-            connect_timeout=CONNECT_TIMEOUT_S,
-            options=f"-c statement_timeout={STATEMENT_TIMEOUT_MS} -c lock_timeout={LOCK_TIMEOUT_MS}",
-        )
+        return psycopg.connect(_conninfo(url, settings), autocommit=True, row_factory=dict_row)
     except psycopg.Error as exc:
         raise AuditStartupError(
             f"cannot connect to the audit database: {str(exc).strip()}. Check the connection URL and that "
-            "Postgres is running (`pg_ctlcluster --skip-systemctl-redirect 15 main start`)"
+            f"Postgres is running (`{START_HINT}`)"
         ) from exc
+
+
+def _conninfo(url: str, settings: PoolSettings) -> str:
+    """``url`` with the audit connection parameters (which win over the URL's own)."""
+    try:
+        return make_conninfo(url, **connection_params(settings))
+    except psycopg.ProgrammingError as exc:  # not a connection URL at all
+        raise AuditStartupError(f"the audit database URL is not valid: {str(exc).strip()}") from exc
+
+
+class _Problems:
+    """The last reason a pooled connection could not be opened (cleared by the next that could)."""
+
+    def __init__(self) -> None:
+        self.last: str | None = None
+
+    def note(self, what: str) -> None:
+        self.last = what
+
+    def clear(self) -> None:
+        self.last = None
+
+
+def _connection_class(problems: _Problems) -> type[Connection]:
+    """The pool's connection class: it notes why a connection attempt failed (the pool itself
+    only logs it), so that a call that got no connection can say why."""
+
+    class AuditConnection(psycopg.Connection[DictRow]):
+        @classmethod
+        def connect(cls, conninfo: str = "", **kwargs: Any) -> Self:
+            try:
+                return super().connect(conninfo, **kwargs)
+            except psycopg.Error as exc:
+                problems.note(
+                    f"{str(exc).strip() or type(exc).__name__}. Check that Postgres is running (`{START_HINT}`)"
+                )
+                raise
+
+    return AuditConnection
 
 
 class PostgresAuditLog:
     """Read access to the log: get, last N, iterate, verify."""
 
-    def __init__(self, url: str) -> None:
-        self._url = url
-        self._lock = threading.Lock()
-        self._conn: psycopg.Connection[DictRow] | None = None
-        with self._lock:
-            self._connection()
+    def __init__(self, url: str, settings: PoolSettings = DEFAULT_POOL) -> None:
+        self._settings = settings
+        self._problems = _Problems()
+        self._in_use = 0
+        self._counting = threading.Lock()
+        # Checked once on a direct connection, so that a wrong role or schema (or no database)
+        # fails here, not in the pool's background workers, which only log and retry.
+        first = connect(url, settings)
+        try:
+            self._on_connect(first)
+        except psycopg.Error as exc:
+            raise AuditStartupError(f"checking the audit database failed: {str(exc).strip()}") from exc
+        finally:
+            first.close()
+        self._pool: ConnectionPool[Connection] = ConnectionPool(
+            _conninfo(url, settings),
+            connection_class=_connection_class(self._problems),
+            kwargs={"autocommit": True, "row_factory": dict_row},
+            min_size=settings.min_size,
+            max_size=settings.max_size,
+            open=False,
+            configure=self._configure,
+            check=self._check,
+            timeout=settings.wait_s,
+            reconnect_timeout=settings.reconnect_window_s,
+            name="asat-audit",
+        )
+        try:
+            # Ready when constructed: min_size connections open and checked, or an outage.
+            self._pool.open(wait=True, timeout=settings.wait_s)
+        except PoolTimeout as exc:  # the pool closed itself
+            why = no_connection_message(settings, f"PoolTimeout: {exc}", 0, self._problems.last)
+            raise AuditStartupError(f"cannot open the audit database's connections: {why}") from exc
 
     def close(self) -> None:
-        with self._lock:
-            if self._conn is not None:
-                self._conn.close()
-                self._conn = None
+        self._pool.close()
 
     def __enter__(self) -> Self:
         return self
@@ -123,7 +209,8 @@ class PostgresAuditLog:
             raise AuditReadError(f"research.audit_checkpoints holds a row that is not a checkpoint: {exc}") from exc
 
     def _iter_rows(self, after_id: int) -> Iterator[dict[str, Any]]:
-        """Keyset pages in id order; no transaction or lock is held between pages."""
+        """Keyset pages in id order. Each page takes a pooled connection and gives it back before
+        its rows are yielded: no connection, transaction or lock is held between pages."""
         cursor = after_id
         while True:
             rows = self._read(_SELECT + " WHERE id > %s ORDER BY id LIMIT %s", (cursor, PAGE_SIZE))
@@ -133,41 +220,61 @@ class PostgresAuditLog:
             cursor = int(rows[-1]["id"])
 
     def _read(self, query: LiteralString, params: tuple[object, ...]) -> list[dict[str, Any]]:
-        with self._lock:
-            try:
-                return self._connection().execute(query, params).fetchall()
-            except psycopg.Error as exc:
-                self._drop_if_broken()
-                raise AuditReadError(f"reading research.audit_log failed: {str(exc).strip()}") from exc
-            except AuditStartupError as exc:
-                raise AuditReadError(str(exc)) from exc
+        return self._with_connection(
+            lambda conn: conn.execute(query, params).fetchall(), AuditReadError, "reading research.audit_log failed"
+        )
 
-    def _connection(self) -> psycopg.Connection[DictRow]:
-        """The live connection (caller holds ``_lock``), reconnecting after a break."""
-        if self._conn is None or self._conn.closed or self._conn.broken:
-            self._conn = connect(self._url)
-            try:
-                self._on_connect(self._conn)
-            except BaseException:
-                self._conn.close()
-                self._conn = None
-                raise
-        return self._conn
+    def _with_connection(self, work: Callable[[Connection], T], error: type[Exception], failed: str) -> T:
+        """``work`` on a pooled connection; any database failure (none free within ``wait_s``
+        included) is ``error`` saying ``failed`` and why. A broken connection is not reused."""
+        try:
+            with self._pool.connection(timeout=self._settings.wait_s) as conn:
+                with self._counting:
+                    self._in_use += 1
+                try:
+                    return work(conn)
+                finally:
+                    with self._counting:
+                        self._in_use -= 1
+        except PoolTimeout as exc:
+            with self._counting:
+                in_use = self._in_use
+            why = no_connection_message(self._settings, f"PoolTimeout: {exc}", in_use, self._problems.last)
+            raise error(f"{failed}: {why}") from exc
+        except psycopg.Error as exc:
+            raise error(f"{failed}: {str(exc).strip() or type(exc).__name__}") from exc
 
-    def _on_connect(self, conn: psycopg.Connection[DictRow]) -> None:
+    def _check(self, conn: Connection) -> None:
+        """The pool's test of a connection before it is handed out. One the server dropped means
+        it has likely dropped the others too (a restart, an administrator): every idle one is
+        replaced at once, rather than each found dead in turn behind the pool's growing back-off
+        between failed checks (1, 2, 4 s), which would outlast a call's wait."""
+        try:
+            ConnectionPool.check_connection(conn)
+        except psycopg.Error:
+            self._pool.drain()
+            raise
+
+    def _configure(self, conn: Connection) -> None:
+        """The pool's hook on every new connection: ``_on_connect``'s checks; a connection that
+        fails them is closed and never handed out (the pool retries, and notes why)."""
+        try:
+            self._on_connect(conn)
+        except (AuditStartupError, psycopg.Error) as exc:
+            self._problems.note(str(exc).strip() or type(exc).__name__)
+            conn.close()
+            raise
+        self._problems.clear()
+
+    def _on_connect(self, conn: Connection) -> None:
         """Checks run on every new connection (none for reading)."""
-
-    def _drop_if_broken(self) -> None:
-        if self._conn is not None and (self._conn.closed or self._conn.broken):
-            self._conn.close()
-            self._conn = None
 
 
 class PostgresAuditStore(PostgresAuditLog):
     """The writer. Raises ``AuditStartupError`` unless connected as a SELECT+INSERT-only role on
     an up-to-date schema; ``append`` raises ``AuditWriteError`` whenever the row was not stored."""
 
-    def _on_connect(self, conn: psycopg.Connection[DictRow]) -> None:
+    def _on_connect(self, conn: Connection) -> None:
         require_safe_app_role(conn)
         needed = len(load_migrations())
         row = conn.execute("SELECT coalesce(max(version), 0) AS version FROM research.schema_migrations").fetchone()
@@ -179,37 +286,27 @@ class PostgresAuditStore(PostgresAuditLog):
             )
 
     def append(self, record: AuditRecord) -> AuditEntry:
-        with self._lock:
-            try:
-                conn = self._connection()
-                with conn.transaction():
-                    return _append_locked(conn, record)
-            except AuditStartupError as exc:
-                raise AuditWriteError(f"audit record not stored: {exc}") from exc
-            except psycopg.Error as exc:
-                self._drop_if_broken()
-                raise AuditWriteError(f"audit record not stored: {str(exc).strip()}") from exc
+        return self._with_connection(lambda conn: _append(conn, record), AuditWriteError, "audit record not stored")
 
     def add_checkpoint(self, checkpoint: Checkpoint) -> None:
-        with self._lock:
-            try:
-                with self._connection().transaction() as tx:
-                    _store_checkpoint(tx.connection, checkpoint)
-            except AuditStartupError as exc:
-                raise AuditWriteError(f"checkpoint not stored: {exc}") from exc
-            except psycopg.Error as exc:
-                self._drop_if_broken()
-                raise AuditWriteError(f"checkpoint not stored: {str(exc).strip()}") from exc
+        self._with_connection(
+            lambda conn: _store_checkpoint(conn, checkpoint), AuditWriteError, "checkpoint not stored"
+        )
 
 
-def _store_checkpoint(conn: psycopg.Connection[DictRow], checkpoint: Checkpoint) -> None:
+def _append(conn: Connection, record: AuditRecord) -> AuditEntry:
+    with conn.transaction():
+        return _append_locked(conn, record)
+
+
+def _store_checkpoint(conn: Connection, checkpoint: Checkpoint) -> None:
     conn.execute(
         "INSERT INTO research.audit_checkpoints (last_id, first_id, body) VALUES (%s, %s, %s)",
         (checkpoint.last_id, checkpoint.first_id, to_json(checkpoint)),
     )
 
 
-def _append_locked(conn: psycopg.Connection[DictRow], record: AuditRecord) -> AuditEntry:
+def _append_locked(conn: Connection, record: AuditRecord) -> AuditEntry:
     conn.execute("SELECT pg_advisory_xact_lock(%s)", (CHAIN_LOCK_KEY,))
     # A new statement after the lock: its snapshot sees every append committed before ours.
     head = conn.execute(

@@ -1,8 +1,12 @@
 """The audit store as a long-running service (research) holds it: connects on first use and after an outage.
 
 At start-up a role or schema problem is fatal (the service refuses to run as a role that could
-rewrite the log); a database that is merely down is not: requests get 503 naming Postgres until
-it is back, and the next request after recovery succeeds.
+rewrite the log); a database that is merely down (or not answering) is not: requests get 503
+naming Postgres until it is back, and the next request after recovery succeeds.
+
+Until the first connection succeeds, each call tries to open the store itself (failing within
+the connect timeout); once open, the store's pool rides out later outages (each call fails
+within the pool's wait, and the pool reconnects in the background).
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import psycopg
 
 from asat_audit.chain import ChainLink, ChainReport
 from asat_audit.checkpoint import Checkpoint
+from asat_audit.pool_settings import DEFAULT_POOL, PoolSettings
 from asat_audit.postgres_store import PostgresAuditStore
 from asat_audit.record import AuditEntry, AuditRecord
 from asat_audit.store import AuditReadError, AuditStartupError, AuditWriteError
@@ -24,8 +29,9 @@ def is_outage(error: AuditStartupError) -> bool:
 
 
 class ReconnectingAuditStore:
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, settings: PoolSettings = DEFAULT_POOL) -> None:
         self._url = url
+        self._settings = settings
         self._store: PostgresAuditStore | None = None
         self._guard = threading.Lock()
         try:
@@ -36,9 +42,18 @@ class ReconnectingAuditStore:
 
     def _open(self) -> PostgresAuditStore:
         with self._guard:
+            if self._store is not None:
+                return self._store
+        # Opened outside the guard: while the database does not answer, concurrent calls each
+        # fail within the connect timeout instead of queueing behind one another's attempts.
+        opened = PostgresAuditStore(self._url, self._settings)
+        with self._guard:
             if self._store is None:
-                self._store = PostgresAuditStore(self._url)
-            return self._store
+                self._store = opened
+                return opened
+            current = self._store
+        opened.close()  # another call opened it meanwhile
+        return current
 
     def _ready(self, error_type: type[Exception]) -> PostgresAuditStore:
         try:

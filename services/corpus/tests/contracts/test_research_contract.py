@@ -9,6 +9,7 @@ from pydantic import ValidationError
 
 from asat_corpus.contracts.decisions import ANSWERED_DECISIONS, Decision, is_answered
 from asat_corpus.contracts.errors import describe_validation_error
+from asat_corpus.contracts.provider import ProviderCheckRequest
 from asat_corpus.contracts.research import ResearchOutcome, ResearchRequest
 from asat_corpus.contracts.search import SearchReply
 
@@ -120,3 +121,10 @@ def test_a_period_conflict_carries_both_periods_and_only_it_does() -> None:
         with pytest.raises(ValidationError) as caught:
             ResearchOutcome.model_validate(bad)
         assert words in describe_validation_error(caught.value)
+
+
+def test_a_key_that_is_not_ascii_is_refused_without_being_named() -> None:
+    # Found by schemathesis: a non-ASCII key reached the provider's request header (a 500).
+    with pytest.raises(ValidationError) as refused:
+        ProviderCheckRequest.model_validate({"provider": "ollama", "api_key": "k\u0080ey"})
+    assert "not ASCII" in str(refused.value) and "k\u0080ey" not in str(refused.value)

@@ -42,6 +42,7 @@ from asat_extraction.api_models import (
     UploadResponse,
     UploadResult,
 )
+from asat_extraction.inputs.sniff import MediaType
 from asat_extraction.pages import NoPages, PageOutOfRange, Unrenderable, has_pages, page_count, render_page
 from asat_extraction.pipeline import Failed, Pipeline
 from asat_extraction.schema import extraction_out, flat_values
@@ -63,6 +64,9 @@ Offset = Annotated[int, Query(ge=0)]
 PageNumber = Annotated[int, Path(ge=1, le=10_000, description="the page (a TIFF's frame), counted from 1")]
 PNG_REPLY: dict[int | str, dict[str, Any]] = {
     200: {"content": {"image/png": {}}, "description": "the page as a PNG picture"}
+}
+ORIGINAL_REPLY: dict[int | str, dict[str, Any]] = {
+    200: {"content": {str(media): {} for media in MediaType}, "description": "the original, as uploaded"}
 }
 
 
@@ -251,7 +255,9 @@ def build_app(
             headers={"X-Content-Type-Options": "nosniff", "Cache-Control": "private, max-age=3600"},
         )
 
-    @app.get("/v1/documents/{document_id}/file", responses=_errors(400, 404, 422))
+    @app.get(
+        "/v1/documents/{document_id}/file", response_class=Response, responses=ORIGINAL_REPLY | _errors(400, 404, 422)
+    )
     def get_file(practice: Practice, document_id: UUID) -> Response:
         document = store.document(practice, document_id)
         safe = "".join(c if c.isalnum() or c in "._-" else "_" for c in document.filename)

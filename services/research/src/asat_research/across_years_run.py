@@ -13,6 +13,7 @@ followed; that run is the original year's, not repeated. A dependency that fails
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -61,12 +62,13 @@ class Prepared:
         """Who asks (each year's audit row records it)."""
         return audit_asked_by(self.request.asked_by)
 
-    def events(self) -> Iterator[AcrossYearsEvent]:
-        """``plan``, then one ``year`` per planned year (ascending), then ``done``."""
+    def events(self, cancelled: threading.Event | None = None) -> Iterator[AcrossYearsEvent]:
+        """``plan``, then one ``year`` per planned year (ascending), then ``done``. ``cancelled``
+        (the client went away) cancels the year being answered (``RequestCancelled``)."""
         original: ResearchOutcome | None = None
         source_ids = self.request.source_ids
         if source_ids is None:
-            original = self._ask_original()
+            original = self._ask_original(cancelled)
             source_ids = cited_source_ids(original)
         histories = self._histories(source_ids)
         plan = plan_years(histories, self.scope.income_year, self.max_years, self.pipeline.ports.corpus.corpus.horizon)
@@ -78,20 +80,24 @@ class Prepared:
             year = planned.income_year
             question = self._question(year)
             if planned.original:
-                outcome = original or self._ask_original()
+                outcome = original or self._ask_original(cancelled)
             else:
-                outcome = self.pipeline.answer(question, income_year=year, asked_by=self.asked_by)
+                outcome = self.pipeline.answer(question, income_year=year, asked_by=self.asked_by, cancelled=cancelled)
             audit_ids[year] = outcome.audit_id
             yield AcrossYearsYear(income_year=year, question=question, outcome=outcome_reply(outcome))
         yield AcrossYearsDone(audit_ids=audit_ids)
 
-    def _ask_original(self) -> ResearchOutcome:
+    def _ask_original(self, cancelled: threading.Event | None) -> ResearchOutcome:
         """The question for the original answer's period, with its parameter as given (or the
         income year it was read for), the question's words unchanged."""
         request = self.request
         if request.as_of is not None:
-            return self.pipeline.answer(request.question, as_of=request.as_of, asked_by=self.asked_by)
-        return self.pipeline.answer(request.question, income_year=self.scope.income_year, asked_by=self.asked_by)
+            return self.pipeline.answer(
+                request.question, as_of=request.as_of, asked_by=self.asked_by, cancelled=cancelled
+            )
+        return self.pipeline.answer(
+            request.question, income_year=self.scope.income_year, asked_by=self.asked_by, cancelled=cancelled
+        )
 
     def _question(self, year: int) -> str:
         if year == self.scope.income_year:

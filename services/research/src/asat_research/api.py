@@ -24,11 +24,12 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import threading
 from collections.abc import Iterator
 from datetime import date
 from typing import Any
 
-from fastapi import FastAPI, HTTPException, Query, Response
+from fastapi import FastAPI, HTTPException, Query, Request, Response
 from fastapi.responses import JSONResponse, StreamingResponse
 
 from asat_audit.checkpoint import CheckpointFormatError
@@ -50,10 +51,18 @@ from asat_corpus.resolution import resolve
 from asat_corpus.service_token import ServiceTokenGuard
 from asat_research.across_years_run import AcrossYearsRefused, event_name, prepare
 from asat_research.asked_by import audit_asked_by
+from asat_research.client_gone import stream_until_client_gone, until_client_gone
 from asat_research.generation.factory import GenerationConfigError
 from asat_research.generation.per_request import ProviderGenerators
+from asat_research.key_scrub import without_key
 from asat_research.outcome_wire import outcome_json, outcome_reply
-from asat_research.pipeline import DependencyUnavailable, ResearchPipeline, StageEvent
+from asat_research.pipeline import (
+    DependencyUnavailable,
+    RequestCancelled,
+    ResearchOutcome,
+    ResearchPipeline,
+    StageEvent,
+)
 from asat_research.provider_check import check_provider
 from asat_research.reply_redaction import mask_credentials_in_client_logs, reply_text
 from asat_research.temporal import TemporalError, preview
@@ -61,6 +70,8 @@ from asat_research.timeline_view import act_assents, timeline_json
 from asat_research.unusable_reply import unusable_cause
 
 AUDIT_LOG = "audit log (Postgres)"
+# The reply to a request whose client went away (nginx's code): no one reads it, nothing was audited.
+CLIENT_CLOSED = 499
 
 
 class EventStreamResponse(StreamingResponse):
@@ -116,7 +127,6 @@ ACROSS_YEARS_STREAM: dict[str, Any] = {
 MAX_BODY_BYTES = 64 * 1024
 DEFAULT_MAX_CONCURRENT = 32
 ANSWERING_PATHS = ("/v1/research", "/v1/research/stream", "/v1/research/across-years")
-KEY_SHOWN_AS = "[the API key]"
 
 
 def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
@@ -148,7 +158,7 @@ def _dependency_error(exc: DependencyUnavailable, key: str = "") -> wire.StreamE
 
 
 def _without(text: str, key: str) -> str:
-    return text.replace(key, KEY_SHOWN_AS) if key else text
+    return without_key(text, key)
 
 
 def _key_of(provider: GenerationProvider | None) -> str:
@@ -200,7 +210,10 @@ def create_app(
         return pipeline.with_generator(own_providers.get(provider))
 
     @app.post("/v1/research", response_model=wire.ResearchOutcome, responses=_errors(400, 413, 422, 429, 502, 503))
-    def research(request: ResearchRequest) -> wire.ResearchOutcome | JSONResponse:
+    async def research(request: ResearchRequest, http: Request) -> wire.ResearchOutcome | Response:
+        """The answer, or an abstention saying why. The model calls end by the deadline
+        (``ASAT_RESEARCH_DEADLINE_S``: then an audited ``abstain_deadline``); a client that goes
+        away cancels the model call in flight."""
         problem = _validate(request)
         if problem:
             return _error(422, "invalid_request", problem)
@@ -209,14 +222,21 @@ def create_app(
             asking = _answering(request.provider)
         except GenerationConfigError as exc:
             return _error(422, "invalid_request", _without(str(exc), key))
-        try:
-            outcome = asking.answer(
+
+        def work(cancelled: threading.Event) -> ResearchOutcome:
+            return asking.answer(
                 request.question,
                 request.income_year,
                 request.as_of,
                 as_known_on=request.as_known_on,
                 asked_by=audit_asked_by(request.asked_by),
+                cancelled=cancelled,
             )
+
+        try:
+            outcome = await until_client_gone(http, work)
+        except RequestCancelled:
+            return Response(status_code=CLIENT_CLOSED)
         except TemporalError as exc:
             return _error(422, "invalid_request", str(exc))
         except DependencyUnavailable as exc:
@@ -253,7 +273,7 @@ def create_app(
         response_class=StreamingResponse,  # no media type of its own: the 200 below documents the events
         responses={**_errors(400, 413, 422, 429), 200: EVENT_STREAM},
     )
-    def research_stream(request: ResearchRequest) -> StreamingResponse | JSONResponse:
+    def research_stream(request: ResearchRequest, http: Request) -> StreamingResponse | JSONResponse:
         problem = _validate(request)
         if problem:
             return _error(422, "invalid_request", problem)
@@ -263,7 +283,7 @@ def create_app(
         except GenerationConfigError as exc:
             return _error(422, "invalid_request", _without(str(exc), key))
 
-        def events() -> Iterator[str]:
+        def events(cancelled: threading.Event) -> Iterator[str]:
             try:
                 for event in asking.run(
                     request.question,
@@ -271,14 +291,17 @@ def create_app(
                     request.as_of,
                     as_known_on=request.as_known_on,
                     asked_by=audit_asked_by(request.asked_by),
+                    cancelled=cancelled,
                 ):
                     yield _stage(event)
+            except RequestCancelled:
+                return  # the client is gone: no one to tell
             except TemporalError as exc:
                 yield _error_event(wire.StreamError(status=422, error="invalid_request", message=str(exc)))
             except DependencyUnavailable as exc:
                 yield _error_event(_dependency_error(exc, key))
 
-        return EventStreamResponse(events(), headers={"cache-control": "no-store"})
+        return EventStreamResponse(stream_until_client_gone(http, events), headers={"cache-control": "no-store"})
 
     def _stage(event: StageEvent) -> str:
         if event.outcome is not None:
@@ -292,7 +315,7 @@ def create_app(
         response_class=StreamingResponse,
         responses={**_errors(400, 413, 422, 429), 200: ACROSS_YEARS_STREAM},
     )
-    def research_across_years(request: across.AcrossYearsRequest) -> StreamingResponse | JSONResponse:
+    def research_across_years(request: across.AcrossYearsRequest, http: Request) -> StreamingResponse | JSONResponse:
         """The question asked again for every income year in which a provision its answer cited
         changed (``asat_research.across_years``): each year the ordinary pipeline, with its own audit
         row. 422 before anything runs where the period, the question, a source id or the request's
@@ -303,16 +326,18 @@ def create_app(
         except (AcrossYearsRefused, TemporalError, GenerationConfigError) as exc:
             return _error(422, "invalid_request", _without(str(exc), key))
 
-        def events() -> Iterator[str]:
+        def events(cancelled: threading.Event) -> Iterator[str]:
             try:
-                for event in prepared.events():
+                for event in prepared.events(cancelled):
                     yield _event(event_name(event), event.model_dump(mode="json"))
+            except RequestCancelled:
+                return  # the client is gone: no one to tell
             except TemporalError as exc:
                 yield _error_event(wire.StreamError(status=422, error="invalid_request", message=str(exc)))
             except DependencyUnavailable as exc:
                 yield _error_event(_dependency_error(exc, key))
 
-        return EventStreamResponse(events(), headers={"cache-control": "no-store"})
+        return EventStreamResponse(stream_until_client_gone(http, events), headers={"cache-control": "no-store"})
 
     @app.post("/v1/provider/check", response_model=ProviderCheckReply, responses=_errors(400, 413, 422))
     def provider_check(request: ProviderCheckRequest) -> ProviderCheckReply:

@@ -172,7 +172,11 @@ def build_service(
         ResearchPorts(
             retriever=retriever, verifier=verifier, generator=generator, reranker=reranker, audit=audit, corpus=view
         ),
-        PipelineSettings(gate=gate, retrieve_limit=RETRIEVE_LIMIT.get(reranker.name, DEFAULT_RETRIEVE_LIMIT)),
+        PipelineSettings(
+            gate=gate,
+            retrieve_limit=RETRIEVE_LIMIT.get(reranker.name, DEFAULT_RETRIEVE_LIMIT),
+            deadline_s=settings.deadline_s,
+        ),
     )
 
     def index_ready() -> bool:

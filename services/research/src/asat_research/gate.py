@@ -76,6 +76,7 @@ class GateEvidence:
     out_of_period_citations: tuple[str, ...]
     version_spreads: tuple[VersionSpread, ...] = field(default=())
     declined: str | None = None  # the generator declined the question, and why
+    deadline_passed: str | None = None  # the model did not answer before the request's deadline
     out_of_scope: str | None = None  # the question is about law the corpus does not hold, and why
     gap_kind: str = "gap"  # "gap" (text not held) or "not_yet_enacted"
     named_unheld: str | None = None  # a provision the question names has no text held for the year, and why
@@ -140,7 +141,9 @@ def decide(evidence: GateEvidence, config: GateConfig) -> GateResult:
                 f"threshold {config.min_score:.3f}: the corpus does not appear to address this question",
             )
         )
-    if evidence.declined is not None:
+    if evidence.deadline_passed is not None:
+        failed.append((Decision.ABSTAIN_DEADLINE, evidence.deadline_passed))
+    elif evidence.declined is not None:
         failed.append((Decision.ABSTAIN_GENERATOR_DECLINED, evidence.declined))
     elif evidence.verified_claims == 0:
         failed.append(

@@ -19,6 +19,7 @@ naming it: nothing is answered without verification and an audit row.
 
 from __future__ import annotations
 
+import threading
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -36,7 +37,9 @@ from asat_corpus.resolution import then_stood_caveat
 from asat_corpus.then_stood import texts_served
 from asat_corpus.validity import in_force_on
 from asat_research.corpus_view import CorpusView, SourceDoc, provision_label
+from asat_research.deadline import DEFAULT_DEADLINE_S, Deadline
 from asat_research.gate import GateConfig, GateEvidence, GateResult, VersionSpread, decide
+from asat_research.generation.model_call import ModelCallCancelled, ModelCallTimedOut, bounded_by
 from asat_research.generation.port import Generation, GenerationError, Generator, NumberedSpan
 from asat_research.named_provisions import (
     UnheldProvision,
@@ -58,9 +61,14 @@ from asat_research.verifier_client import VerifierClient, VerifierUnavailable
 UNOFFERED = "unoffered:"
 # The model an audit row names for a question refused at resolve: no generator was asked.
 NOT_ASKED = "none (refused before retrieval)"
+NO_ANSWER = "none (no answer before the deadline)"
 # Index points that say what is NOT held for the year: the text in force is not held (a gap),
 # or the provision was not yet enacted. They are evidence for the gate, never quoted.
 MARKER_KINDS = frozenset({"gap", "not_yet_enacted"})
+
+
+class RequestCancelled(Exception):
+    """The request was cancelled (its client went away) while a model call was in flight."""
 
 
 class DependencyUnavailable(Exception):
@@ -79,6 +87,8 @@ class PipelineSettings:
     max_parents: int = 4
     chunks_per_parent: int = 4
     today: Callable[[], date] = date.today
+    # The model calls of a question end this many seconds after it arrived (ASAT_RESEARCH_DEADLINE_S).
+    deadline_s: float = DEFAULT_DEADLINE_S
 
 
 @dataclass(frozen=True)
@@ -254,6 +264,7 @@ class Generated:
     shown: _Shown
     selected: tuple[str, ...]
     generation: Generation
+    timed_out: str | None = None  # the model did not answer before the request's deadline, and who
 
     def event_data(self) -> dict[str, Any]:
         return {
@@ -324,12 +335,19 @@ class ResearchPipeline:
         request_id: str | None = None,
         as_known_on: date | None = None,
         asked_by: AskedBy | None = None,
+        cancelled: threading.Event | None = None,
     ) -> Iterator[StageEvent]:
         """One event per stage as it finishes, then ``done`` with the outcome: resolve, retrieve,
         rerank, generate, verify, gate, audit; or, for a question refused at resolve, resolve,
         gate, audit. ``asked_by`` (who asked, for which practice and client) is recorded in the
-        audit row as given."""
+        audit row as given.
+
+        The model calls end by the settings' deadline (counted from here): a model that has not
+        answered by then is cancelled and the question ends in an audited ``abstain_deadline``.
+        ``cancelled`` set (the client went away) cancels a model call in flight and ends the run
+        with :class:`RequestCancelled`: nothing is shown, so nothing is audited."""
         request = request_id or uuid.uuid4().hex
+        deadline = Deadline.after(self.settings.deadline_s)
         timer = StageTimer()
         asked = yield from timer.timed("resolve", lambda: self._resolve(question, income_year, as_of, as_known_on))
         scope, refused, conflict = asked.scope, asked.refusal, asked.conflict
@@ -338,7 +356,9 @@ class ResearchPipeline:
         else:
             retrieved = yield from timer.timed("retrieve", lambda: self._retrieve(question, scope))
             ranked = yield from timer.timed("rerank", lambda: self._rerank(question, retrieved))
-            generated = yield from timer.timed("generate", lambda: self._generate(question, ranked))
+            generated = yield from timer.timed(
+                "generate", lambda: self._generate(question, ranked, deadline, cancelled)
+            )
             verified = yield from timer.timed("verify", lambda: self._verify(generated))
             judged = yield from timer.timed("gate", lambda: self._gate(scope, ranked, generated, verified))
         latencies = tuple(StageLatency(stage, ms) for stage, ms in timer.rounded_ms(3).items())
@@ -359,8 +379,9 @@ class ResearchPipeline:
         request_id: str | None = None,
         as_known_on: date | None = None,
         asked_by: AskedBy | None = None,
+        cancelled: threading.Event | None = None,
     ) -> ResearchOutcome:
-        for event in self.run(question, income_year, as_of, request_id, as_known_on, asked_by):
+        for event in self.run(question, income_year, as_of, request_id, as_known_on, asked_by, cancelled):
             if event.outcome is not None:
                 return event.outcome
         raise AssertionError("the pipeline ended without an outcome")  # pragma: no cover
@@ -417,12 +438,24 @@ class ResearchPipeline:
         ]
         return Ranked(ranking, tuple(parents), self.ports.reranker.scale)
 
-    def _generate(self, question: str, ranked: Ranked) -> Generated:
+    def _generate(
+        self, question: str, ranked: Ranked, deadline: Deadline, cancelled: threading.Event | None
+    ) -> Generated:
         shown = self._show(ranked.parents)
+        generator = self.ports.generator
         try:
-            selection = self.ports.generator.select(question, shown.spans)
-            selected = tuple(k for k in selection.keys if k in shown.by_key)
-            generation = self.ports.generator.write(question, [shown.by_key[k] for k in selected])
+            with bounded_by(deadline, cancelled):
+                selection = generator.select(question, shown.spans)
+                selected = tuple(k for k in selection.keys if k in shown.by_key)
+                generation = generator.write(question, [shown.by_key[k] for k in selected])
+        except ModelCallTimedOut as exc:
+            # No claim, no verifier call: the gate abstains on the deadline, and the row records it.
+            unanswered = Generation(
+                claims=(), premise_rejected=False, provider=generator.name, model=NO_ANSWER, seed=None
+            )
+            return Generated(shown, (), unanswered, timed_out=str(exc))
+        except ModelCallCancelled as exc:
+            raise RequestCancelled(str(exc)) from exc
         except GenerationError as exc:
             raise DependencyUnavailable("generator", str(exc)) from exc
         return Generated(shown, selected, generation)
@@ -488,6 +521,7 @@ class ResearchPipeline:
             # On the known-time axis one text per provision was on the books that day: no spread.
             version_spreads=self._spreads(claims, year) if scope.as_known_on is None else (),
             declined=generated.generation.declined,
+            deadline_passed=generated.timed_out,
             then_stood=then_stood,
             as_known_on=scope.as_known_on,
         )

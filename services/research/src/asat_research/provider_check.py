@@ -15,10 +15,12 @@ from typing import Any
 from asat_corpus.contracts.provider import ProviderCheckReply, ProviderCheckRequest
 from asat_corpus.redaction import redact_credentials
 from asat_research.generation.factory import API_KEY, BASE_URL, MODEL, PROVIDER
+from asat_research.key_scrub import without_key
 from asat_research.probe.report import as_json
 from asat_research.provider_probe import probe
 
-KEY_SHOWN_AS = "[the API key]"
+# The reply's free texts, where a provider's message (or a URL) may quote the key; the enums are left alone.
+FREE_TEXT = frozenset({"provider", "endpoint", "model", "summary", "detail"})
 
 
 def probe_env(request: ProviderCheckRequest) -> dict[str, str]:
@@ -40,11 +42,13 @@ def check_provider(request: ProviderCheckRequest) -> ProviderCheckReply:
 
 
 def _scrubbed(value: Any, key: str) -> Any:
-    if isinstance(value, str):
-        text = value.replace(key, KEY_SHOWN_AS) if key else value
-        return redact_credentials(text)
     if isinstance(value, dict):
-        return {name: _scrubbed(item, key) for name, item in value.items()}
+        return {
+            name: redact_credentials(without_key(item, key))
+            if name in FREE_TEXT and isinstance(item, str)
+            else _scrubbed(item, key)
+            for name, item in value.items()
+        }
     if isinstance(value, list | tuple):
         return [_scrubbed(item, key) for item in value]
     return value

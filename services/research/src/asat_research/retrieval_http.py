@@ -19,6 +19,7 @@ from asat_research.retrieval import Hit, RetrievalUnavailable, SearchResult
 from asat_research.unusable_reply import UnusableReply
 
 INGEST = "the ingest service"
+RETRIEVAL_TIMEOUT_S = 10.0  # each wait on ingest (connect, send, read); tests/test_deadlines.py
 Reply = TypeVar("Reply", bound=BaseModel)
 
 
@@ -32,7 +33,7 @@ class HttpRetriever:
     def __init__(
         self,
         base_url: str,
-        timeout_s: float = 10.0,
+        timeout_s: float = RETRIEVAL_TIMEOUT_S,
         client: httpx.Client | None = None,
         service_token: str | None = None,
     ) -> None:

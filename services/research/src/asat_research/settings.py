@@ -16,6 +16,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from asat_corpus.env_settings import HOST_ALLOWED, PORT_ALLOWED, EnvSettings, HttpUrl, Port, read_settings
+from asat_research.deadline import DEFAULT_DEADLINE_S
 
 RerankerName = Literal["domain", "hybrid", "embedding-cosine", "cross-encoder"]
 RERANKERS: tuple[RerankerName, ...] = ("domain", "hybrid", "embedding-cosine", "cross-encoder")
@@ -56,6 +57,17 @@ class ResearchSettings(EnvSettings):
         le=1024,
         validation_alias="ASAT_RESEARCH_MAX_CONCURRENT",
         description="the most questions answered at once (1 to 1024); one more is a 429 with Retry-After",
+    )
+    deadline_s: float = Field(
+        default=DEFAULT_DEADLINE_S,
+        gt=0,
+        le=600,
+        allow_inf_nan=False,
+        validation_alias="ASAT_RESEARCH_DEADLINE_S",
+        description=(
+            "seconds a question's model calls may take (over 0, at most 600); past it the call is cancelled "
+            "and the question ends in an audited abstention"
+        ),
     )
     reranker: RerankerName = Field(
         default="domain", validation_alias="ASAT_RERANKER", description=f"one of {', '.join(RERANKERS)}"

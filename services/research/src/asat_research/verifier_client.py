@@ -17,6 +17,8 @@ from asat_corpus.contracts.verification import VerificationRequest, Verification
 from asat_corpus.service_token import bearer_headers
 from asat_research.unusable_reply import UnusableReply
 
+VERIFIER_TIMEOUT_S = 10.0  # each wait on the verifier (connect, send, read); tests/test_deadlines.py
+
 
 class VerifierUnavailable(Exception):
     """The verifier cannot be reached or failed; nothing unverified may be served."""
@@ -36,7 +38,7 @@ class HttpVerifierClient:
     def __init__(
         self,
         base_url: str,
-        timeout_s: float = 10.0,
+        timeout_s: float = VERIFIER_TIMEOUT_S,
         client: httpx.Client | None = None,
         service_token: str | None = None,
     ) -> None:

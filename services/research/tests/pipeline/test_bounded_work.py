@@ -94,3 +94,15 @@ def test_one_more_than_the_cap_is_429_with_retry_after() -> None:
             assert (await client.post("/v1/research", json={"question": QUESTION})).status_code == 200
 
     asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("route", ["/v1/research", "/v1/research/stream"])
+def test_a_control_character_in_who_asked_is_refused_before_any_model_call(route: str) -> None:
+    # Found by schemathesis: a NUL in the email reached the audit record, a 500.
+    f = fakes()
+    api = TestClient(create_app(f.pipeline()))
+    asked_by = {"user_id": 1, "user_email": "a\x00@b.example", "practice_id": 1}
+    response = api.post(route, json={"question": QUESTION, "asked_by": asked_by})
+    assert response.status_code == 422
+    assert "asked_by.user_email contains a NUL character" in response.text
+    assert f.generator.calls == [] and f.retriever.calls == [] and f.audit.last(1) == ()

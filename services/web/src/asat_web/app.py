@@ -47,7 +47,7 @@ from asat_accounts.throttle import DEFAULT_RULE, ThrottleRule
 from asat_connections import Connections
 from asat_corpus.contracts.across_years import AcrossYearsRequest
 from asat_corpus.contracts.audit_log import AuditEntryOut
-from asat_corpus.contracts.errors import describe_validation_error
+from asat_corpus.contracts.errors import ErrorBody, describe_validation_error
 from asat_corpus.contracts.provider import GenerationProvider
 from asat_corpus.contracts.research import MAX_QUESTION_CHARS, PeriodPreview, ResearchOutcome
 from asat_corpus.http_errors import install_error_handlers
@@ -108,6 +108,14 @@ from asat_web.turn import Mode, TurnRequest, browser_events, render_outcome
 # form carries the documents extraction reads (each refused there beyond its own limit).
 MAX_FORM_BYTES = 256 * 1024
 MAX_UPLOAD_BYTES = 256 * 1024 * 1024
+# The replies of POST /stream and POST /across-years/stream: server-sent events (each event's data
+# is JSON: a stage, the rendered result or table, or an error), or an ErrorBody: a body that is not
+# JSON (400), no session (401), no CSRF token or a role that may not ask (403), over the limit (413),
+# a refused field (422).
+EVENT_STREAM: dict[int | str, dict[str, Any]] = {
+    200: {"description": "Server-sent events, each with JSON data", "content": {"text/event-stream": {}}},
+    **{status: {"model": ErrorBody} for status in (400, 401, 403, 413, 422)},
+}
 
 
 class WebHealth(BaseModel):
@@ -390,7 +398,7 @@ def create_app(
             return JSONResponse({"error": "dependency_unavailable", "message": str(exc)}, status_code=503)
         return PeriodRead(text=period_preview(read), preview=read)
 
-    @app.post("/stream", response_model=None)
+    @app.post("/stream", response_model=None, response_class=StreamingResponse, responses=EVENT_STREAM)
     async def stream(request: StreamRequest) -> StreamingResponse | JSONResponse:
         require(Action.ASK)
         if not request.question.strip():
@@ -445,7 +453,7 @@ def create_app(
             **context,
         )
 
-    @app.post("/across-years/stream", response_model=None)
+    @app.post("/across-years/stream", response_model=None, response_class=StreamingResponse, responses=EVENT_STREAM)
     async def across_years_stream(request: AcrossYearsRequest) -> StreamingResponse:
         """Research's across-years stream relayed (same origin): each event the table rendered again.
         Who asks, and the provider asked, are the session's practice's, whatever the body says."""

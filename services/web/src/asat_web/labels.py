@@ -30,6 +30,7 @@ DECISIONS: Mapping[str, str] = {
     "abstain_no_verified_claim": "No answer: no claim could be verified against its source",
     "abstain_insufficient_sources": "No answer: too few independent sources support an answer",
     "abstain_version_conflict": "No answer: the provision changed during the year; ask as at a date",
+    "abstain_deadline": "No answer: the model did not answer before the deadline",
     "period_conflict": "Not asked: the question names one period and the period chosen is another; pick one",
 }
 

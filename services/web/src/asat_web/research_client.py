@@ -28,6 +28,10 @@ from asat_web.sse import SseEvent, SseParser
 START_HINT = "start it with `python -m asat_research serve` (or `make up`), or set ASAT_RESEARCH_URL"
 # The research service's refusals of a request itself (not found, invalid): passed on as they are.
 REFUSALS = frozenset({404, 422})
+# How long the web waits for research to answer a question. Research's own deadline for the model
+# calls, plus its bounded stages after them, ends every question well before it (tests/test_deadlines.py),
+# so the user sees an audited abstention, never a timeout of the web's.
+RESEARCH_TIMEOUT_S = 120.0
 PROVIDER_CHECK_TIMEOUT_S = 300.0  # the probe sends the provider several requests, each up to its own timeout
 Reply = TypeVar("Reply", bound=BaseModel)
 
@@ -54,7 +58,7 @@ class ResearchClient:
         self,
         base_url: str,
         client: httpx.AsyncClient | None = None,
-        timeout_s: float = 120.0,
+        timeout_s: float = RESEARCH_TIMEOUT_S,
         service_token: str | None = None,
     ) -> None:
         """``service_token`` goes with every request: research refuses one without it (401)."""

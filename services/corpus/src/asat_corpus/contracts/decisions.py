@@ -30,6 +30,9 @@ class Decision(StrEnum):
     ABSTAIN_INSUFFICIENT_SOURCES = "abstain_insufficient_sources"
     ABSTAIN_VERSION_CONFLICT = "abstain_version_conflict"
     ABSTAIN_GENERATOR_DECLINED = "abstain_generator_declined"
+    # The model did not answer before the request's deadline (ASAT_RESEARCH_DEADLINE_S): its call
+    # was cancelled, and the question abstains with the reading list (audited like any other).
+    ABSTAIN_DEADLINE = "abstain_deadline"
     # The question names one income year and the income_year/as_of parameter another: refused at
     # resolve, naming both, so that neither is chosen silently (the reply's period_conflict has both).
     PERIOD_CONFLICT = "period_conflict"

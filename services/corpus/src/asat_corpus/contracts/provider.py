@@ -51,12 +51,14 @@ def printable_model(model: str) -> str:
 
 def header_safe_key(key: SecretStr | None) -> SecretStr | None:
     """The key goes in a request header: a space or control character (a pasted line break)
-    would break it; refused without saying what the key is."""
+    would break it, and a header carries ASCII only; refused without saying what the key is."""
     if key is None:
         return None
     value = key.get_secret_value().strip()
     if any(c.isspace() or ord(c) < 0x20 or ord(c) == 0x7F for c in value):
         raise ValueError("contains a space or control character: save the key again without it")
+    if not value.isascii():
+        raise ValueError("contains a character that is not ASCII (a request header carries ASCII only): check the key")
     return SecretStr(value) if value else None
 
 

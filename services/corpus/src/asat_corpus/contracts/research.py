@@ -26,13 +26,14 @@ ScopeSourceName = Literal["parameter", "question", "default (current income year
 ALLOWED_CONTROLS = frozenset("\t\n\r")
 
 
-def refuse_control_characters(question: str) -> str:
-    """``question`` unchanged, or ``ValueError`` naming the first control character and where."""
+def refuse_control_characters(question: str, field: str = "the question") -> str:
+    """``question`` unchanged, or ``ValueError`` naming the first control character and where
+    (``field`` names the text in the message)."""
     for position, char in enumerate(question):
         if (ord(char) < 0x20 or 0x7F <= ord(char) < 0xA0) and char not in ALLOWED_CONTROLS:
             what = "a NUL character" if char == "\x00" else "a control character"
             raise ValueError(
-                f"the question contains {what} (\\u{ord(char):04x}) at position {position}, which cannot be "
+                f"{field} contains {what} (\\u{ord(char):04x}) at position {position}, which cannot be "
                 "stored or shown: remove it"
             )
     return question
@@ -52,6 +53,12 @@ class AskedBy(BaseModel):
     user_email: str = Field(min_length=3, max_length=254, pattern=r"^[^@\s]+@[^@\s]+$")
     practice_id: int = Field(ge=1, le=MAX_ID)
     client_id: int | None = Field(default=None, ge=1, le=MAX_ID)
+
+    @field_validator("user_email")
+    @classmethod
+    def _storable(cls, email: str) -> str:
+        """Written to the audit log with the question: the same characters are refused (a 422)."""
+        return refuse_control_characters(email, "asked_by.user_email")
 
 
 class ResearchRequest(BaseModel):

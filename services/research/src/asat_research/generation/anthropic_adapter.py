@@ -13,6 +13,7 @@ from collections.abc import Sequence
 import anthropic
 from anthropic.types import Message, MessageParam, ToolChoiceToolParam, ToolParam
 
+from asat_research.generation.model_call import MAX_RETRIES, call_model
 from asat_research.generation.port import Generation, GenerationError, NumberedSpan, Selection
 from asat_research.generation.provider_label import provider_label
 from asat_research.generation.two_pass import ModelReply, PassRequest, run_select, run_write
@@ -33,13 +34,16 @@ class AnthropicGenerator:
         base_url: str = DEFAULT_BASE_URL,
         max_tokens: int = 2048,
         timeout: float = 60.0,
-        max_retries: int = 2,
+        max_retries: int = MAX_RETRIES,
     ) -> None:
         self.model = model
         self.seed = None  # the Messages API accepts no seed
         self.max_tokens = max_tokens
         self.provider = provider_label(NAME, base_url)
-        self._client = anthropic.Anthropic(api_key=api_key, base_url=base_url, timeout=timeout, max_retries=max_retries)
+        # Async: each request runs through call_model, which ends it at the deadline or on cancellation.
+        self._client = anthropic.AsyncAnthropic(
+            api_key=api_key, base_url=base_url, timeout=timeout, max_retries=max_retries
+        )
 
     def select(self, question: str, spans: Sequence[NumberedSpan]) -> Selection:
         return run_select(self._ask, question, spans, provider=self.provider, model=self.model)
@@ -50,13 +54,20 @@ class AnthropicGenerator:
     def _ask(self, request: PassRequest) -> ModelReply:
         user_turn: MessageParam = {"role": "user", "content": request.user}
         try:
-            message = self._client.messages.create(
-                model=self.model,
-                max_tokens=self.max_tokens,
-                system=request.system,
-                messages=[user_turn],
-                tools=[ToolParam(name=request.schema_name, description=TOOL_DESCRIPTION, input_schema=request.schema)],
-                tool_choice=ToolChoiceToolParam(type="tool", name=request.schema_name, disable_parallel_tool_use=True),
+            message = call_model(
+                lambda: self._client.messages.create(
+                    model=self.model,
+                    max_tokens=self.max_tokens,
+                    system=request.system,
+                    messages=[user_turn],
+                    tools=[
+                        ToolParam(name=request.schema_name, description=TOOL_DESCRIPTION, input_schema=request.schema)
+                    ],
+                    tool_choice=ToolChoiceToolParam(
+                        type="tool", name=request.schema_name, disable_parallel_tool_use=True
+                    ),
+                ),
+                who=self.provider,
             )
         except anthropic.APIStatusError as exc:
             raise GenerationError(

@@ -9,17 +9,19 @@ from typing import Any
 import openai
 from openai.types.chat import ChatCompletion
 
+from asat_research.generation.model_call import call_model
 from asat_research.generation.port import GenerationError
 from asat_research.generation.two_pass import PassRequest
 
 
-def make_client(base_url: str, api_key: str, *, timeout: float, max_retries: int) -> openai.OpenAI:
+def make_client(base_url: str, api_key: str, *, timeout: float, max_retries: int) -> openai.AsyncOpenAI:
+    """The async client: its requests run through :func:`call_model`, which can cancel them."""
     # The SDK refuses an empty key; local OpenAI-compatible servers accept any.
-    return openai.OpenAI(base_url=base_url, api_key=api_key or "unused", timeout=timeout, max_retries=max_retries)
+    return openai.AsyncOpenAI(base_url=base_url, api_key=api_key or "unused", timeout=timeout, max_retries=max_retries)
 
 
 def complete(
-    client: openai.OpenAI,
+    client: openai.AsyncOpenAI,
     *,
     who: str,
     model: str,
@@ -27,21 +29,25 @@ def complete(
     seed: int,
     extra_body: Mapping[str, Any] | None = None,
 ) -> ChatCompletion:
-    """Sends one pass; any transport or API failure becomes a :class:`GenerationError` naming ``who``."""
+    """Sends one pass; any transport or API failure becomes a :class:`GenerationError` naming ``who``
+    (the request's deadline or cancellation: the :mod:`model_call` errors, also naming it)."""
     try:
-        return client.chat.completions.create(
-            model=model,
-            messages=[
-                {"role": "system", "content": request.system},
-                {"role": "user", "content": request.user},
-            ],
-            response_format={
-                "type": "json_schema",
-                "json_schema": {"name": request.schema_name, "strict": True, "schema": request.schema},
-            },
-            temperature=0,
-            seed=seed,
-            extra_body=dict(extra_body) if extra_body else None,
+        return call_model(
+            lambda: client.chat.completions.create(
+                model=model,
+                messages=[
+                    {"role": "system", "content": request.system},
+                    {"role": "user", "content": request.user},
+                ],
+                response_format={
+                    "type": "json_schema",
+                    "json_schema": {"name": request.schema_name, "strict": True, "schema": request.schema},
+                },
+                temperature=0,
+                seed=seed,
+                extra_body=dict(extra_body) if extra_body else None,
+            ),
+            who=who,
         )
     except openai.APIStatusError as exc:
         raise GenerationError(

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import httpx
 import ollama
 
+from asat_research.generation.model_call import call_model
 from asat_research.generation.port import Generation, GenerationError, NumberedSpan, Selection
 from asat_research.generation.provider_label import provider_label
 from asat_research.generation.two_pass import DEFAULT_SEED, ModelReply, PassRequest, run_select, run_write
@@ -32,7 +33,8 @@ class OllamaGenerator:
         self.seed = seed
         self.provider = provider_label(NAME, base_url)
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else None
-        self._client = ollama.Client(host=base_url, timeout=timeout, headers=headers)
+        # Async: each request runs through call_model, which ends it at the deadline or on cancellation.
+        self._client = ollama.AsyncClient(host=base_url, timeout=timeout, headers=headers)
 
     def select(self, question: str, spans: Sequence[NumberedSpan]) -> Selection:
         return run_select(self._ask, question, spans, provider=self.provider, model=self.model)
@@ -42,15 +44,18 @@ class OllamaGenerator:
 
     def _ask(self, request: PassRequest) -> ModelReply:
         try:
-            response = self._client.chat(
-                model=self.model,
-                messages=[
-                    {"role": "system", "content": request.system},
-                    {"role": "user", "content": request.user},
-                ],
-                format=request.schema,
-                options={"seed": self.seed, "temperature": 0},
-                stream=False,
+            response = call_model(
+                lambda: self._client.chat(
+                    model=self.model,
+                    messages=[
+                        {"role": "system", "content": request.system},
+                        {"role": "user", "content": request.user},
+                    ],
+                    format=request.schema,
+                    options={"seed": self.seed, "temperature": 0},
+                    stream=False,
+                ),
+                who=self.provider,
             )
         except ollama.ResponseError as exc:
             raise GenerationError(

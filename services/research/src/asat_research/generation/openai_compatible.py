@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from asat_research.generation.chat_completions import complete, make_client, reply_content, reported_model
+from asat_research.generation.model_call import MAX_RETRIES
 from asat_research.generation.port import Generation, NumberedSpan, Selection
 from asat_research.generation.provider_label import provider_label
 from asat_research.generation.two_pass import DEFAULT_SEED, ModelReply, PassRequest, run_select, run_write
@@ -24,7 +25,7 @@ class OpenAICompatibleGenerator:
         *,
         seed: int = DEFAULT_SEED,
         timeout: float = 60.0,
-        max_retries: int = 2,
+        max_retries: int = MAX_RETRIES,
     ) -> None:
         self.model = model
         self.seed = seed
