@@ -6,7 +6,12 @@ clients asking the suite's questions (each at its own income year or day) for ``
 status. A 429 (the concurrency cap) or 503 is counted as a refusal, never hidden; the last line
 names the highest concurrency with 0 errors (any status but 200).
 
-    .venv/bin/python scripts/load_research.py [--url http://127.0.0.1:8730] [--levels 20 50 100] [--seconds 30] [--json]
+Each client asks its next question as soon as it has its answer (``--think-s 0``, the default: the
+heaviest load), or after thinking that many seconds, as a person reading the answer would. A
+client refused with 429 waits as its ``Retry-After`` says before asking again, as a well-behaved
+client does (the web's does not retry at all).
+
+    .venv/bin/python scripts/load_research.py [--url http://127.0.0.1:8730] [--levels 20 50 100] [--seconds 30] [--think-s 0] [--json]
 
 ``ASAT_SERVICE_TOKEN`` is sent as the bearer token when set (research requires it once the stack
 issues one).
@@ -77,7 +82,11 @@ def bodies(suite: str) -> list[dict[str, Any]]:
 
 
 async def run_level(
-    client: httpx.AsyncClient, requests: Sequence[dict[str, Any]], concurrency: int, seconds: float
+    client: httpx.AsyncClient,
+    requests: Sequence[dict[str, Any]],
+    concurrency: int,
+    seconds: float,
+    think_s: float = 0.0,
 ) -> LevelResult:
     result = LevelResult(concurrency, seconds)
     stop_at = time.monotonic() + seconds
@@ -87,9 +96,12 @@ async def run_level(
         while time.monotonic() < stop_at:
             body = requests[next(counter) % len(requests)]
             started = time.perf_counter()
+            pause = think_s
             try:
                 reply = await client.post("/v1/research", json=body)
                 status = str(reply.status_code)
+                if reply.status_code == 429:
+                    pause = max(pause, retry_after_s(reply.headers.get("retry-after")))
             except httpx.HTTPError as exc:
                 status = f"transport:{type(exc).__name__}"
             elapsed = (time.perf_counter() - started) * 1000
@@ -97,11 +109,21 @@ async def run_level(
             result.statuses[status] += 1
             if status == "200":
                 result.latencies_ms.append(elapsed)
+            if pause > 0:
+                await asyncio.sleep(min(pause, max(0.0, stop_at - time.monotonic())))
 
     began = time.monotonic()
     await asyncio.gather(*(one_client() for _ in range(concurrency)))
     result.seconds = time.monotonic() - began
     return result
+
+
+def retry_after_s(header: str | None) -> float:
+    """The seconds a ``Retry-After`` header asks for (0 when absent or not a number of seconds)."""
+    try:
+        return max(0.0, float(header)) if header is not None else 0.0
+    except ValueError:
+        return 0.0
 
 
 async def run(
@@ -110,6 +132,7 @@ async def run(
     levels: Sequence[int],
     seconds: float,
     transport: httpx.AsyncBaseTransport | None = None,
+    think_s: float = 0.0,
 ) -> list[LevelResult]:
     token = os.environ.get("ASAT_SERVICE_TOKEN", "").strip()
     headers = {"Authorization": f"Bearer {token}"} if token else {}
@@ -120,7 +143,7 @@ async def run(
     ) as client:
         for level in levels:
             print(f"[{level} clients] asking for {seconds:.0f}s ...", file=sys.stderr, flush=True)
-            results.append(await run_level(client, requests, level, seconds))
+            results.append(await run_level(client, requests, level, seconds, think_s))
     return results
 
 
@@ -135,18 +158,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--suite", default="gold-set/pit_suite.yaml")
     parser.add_argument("--levels", type=int, nargs="+", default=[20, 50, 100])
     parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--think-s", type=float, default=0.0, help="seconds each client waits after an answer")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    if any(level < 1 for level in args.levels) or args.seconds <= 0:
-        parser.error("levels must be at least 1 client and --seconds more than 0")
+    if any(level < 1 for level in args.levels) or args.seconds <= 0 or args.think_s < 0:
+        parser.error("levels must be at least 1 client, --seconds more than 0 and --think-s at least 0")
     try:
-        results = asyncio.run(run(args.url, bodies(args.suite), args.levels, args.seconds))
+        results = asyncio.run(run(args.url, bodies(args.suite), args.levels, args.seconds, think_s=args.think_s))
     except httpx.HTTPError as exc:
         print(f"load: cannot reach research at {args.url}: {exc}", file=sys.stderr)
         return 2
     best = highest_clean(results)
     if args.json:
-        print(json.dumps({"levels": [r.summary() for r in results], "highest_with_0_errors": best}))
+        print(
+            json.dumps(
+                {"think_s": args.think_s, "levels": [r.summary() for r in results], "highest_with_0_errors": best}
+            )
+        )
     else:
         print(f"{'clients':>7} {'req':>6} {'req/s':>7} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8}  statuses")
         for r in results:

@@ -9,7 +9,7 @@ import asyncio
 import httpx
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse
-from load_research import LevelResult, highest_clean, percentile, run
+from load_research import LevelResult, highest_clean, percentile, retry_after_s, run
 
 
 def _stand_in(cap: int) -> FastAPI:
@@ -49,3 +49,18 @@ def test_summary_and_percentiles() -> None:
     result.statuses.update({"200": 39, "503": 1})
     summary = result.summary()
     assert (summary["throughput_per_s"], summary["errors"], summary["p95_ms"]) == (4.0, 1, 100.0)
+
+
+def test_a_refused_client_waits_as_retry_after_says_and_a_thinking_client_asks_less() -> None:
+    transport = httpx.ASGITransport(app=_stand_in(cap=1))
+    # Over the cap, each refused client waits its Retry-After (1 s) before asking again: in 0.5 s,
+    # the 3 clients over the cap are refused once each.
+    (over,) = asyncio.run(run("http://research", [{"question": "q"}], [4], 0.5, transport=transport))
+    assert over.statuses["429"] == 3
+    (eager,) = asyncio.run(run("http://research", [{"question": "q"}], [1], 0.3, transport=transport))
+    (thinking,) = asyncio.run(run("http://research", [{"question": "q"}], [1], 0.3, transport=transport, think_s=0.1))
+    assert thinking.requests <= 3 < eager.requests
+
+
+def test_retry_after_in_seconds() -> None:
+    assert (retry_after_s("2"), retry_after_s(None), retry_after_s("soon"), retry_after_s("-1")) == (2.0, 0.0, 0.0, 0.0)
