@@ -6,7 +6,12 @@
    filter everywhere, RRF k=60), p50/p95 over warm queries. Retrieval only: query vectors are
    made up front, so the figure excludes query embedding (reported separately).
 
+With ``--profile``: instead, where a real build of the scope (``ASAT_INDEX_ACTS``,
+``ASAT_INDEX_RULINGS``; default: every act and the public rulings) spends its time, stage by stage,
+and the embedder's thread, batch and padding settings (``scripts/index_profile.py``).
+
     .venv/bin/python scripts/bench_index.py [--points 20000] [--queries 200] [--texts 96] [--optimize] [--json]
+    .venv/bin/python scripts/bench_index.py --profile [--per-bucket 64] [--json]
 """
 
 from __future__ import annotations
@@ -22,7 +27,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from index_profile import profile
 
+from asat_corpus.index_scope import index_scope_from_env
 from asat_ingest.edge_index import QdrantEdgeIndex
 from asat_ingest.index_point import IndexPoint
 from asat_ingest.minilm_embedder import MiniLmOnnxEmbedder
@@ -209,6 +216,25 @@ def bench_index(points_count: int, queries: int, optimize: bool, dim: int = 384)
     }
 
 
+def _profile(per_bucket: int, as_json: bool) -> int:
+    found = profile(index_scope_from_env(), per_bucket=per_bucket, say=lambda m: print(m, file=sys.stderr, flush=True))
+    if as_json:
+        json.dump(found, sys.stdout, indent=2)
+        print()
+        return 0
+    print(f"scope {found['scope']}: {found['items']} items, {found['distinct_texts']} distinct texts to embed")
+    print(f"word pieces: {found['word_pieces']}; texts per bucket: {found['texts_per_bucket']}")
+    print("stage seconds (embed and upsert projected from a sample):")
+    for stage, seconds in found["stages"].items():
+        print(f"  {stage:<22} {seconds}")
+    print("embed texts/s by setting and length bucket (projected seconds for the scope):")
+    for setting, rates in found["embed_rates_per_s"].items():
+        print(f"  {setting:<20} {rates}  -> {found['embed_projected_s'][setting]} s")
+    print(f"today's setting {found['embed_default_setting']}; fastest {found['embed_fastest_setting']}")
+    print(f"padding share at batch 8: {found['padding_share_batch8']}")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--points", type=int, default=20_000)
@@ -217,8 +243,12 @@ def main() -> int:
     parser.add_argument("--threads", type=int, default=None, help="onnxruntime threads (default: all cores)")
     parser.add_argument("--optimize", action="store_true", help="build the HNSW graph at stamp time")
     parser.add_argument("--skip-embedding", action="store_true")
+    parser.add_argument("--profile", action="store_true", help="where a real build's time goes, by stage")
+    parser.add_argument("--per-bucket", type=int, default=64, help="--profile: texts embedded per length bucket")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    if args.profile:
+        return _profile(args.per_bucket, args.json)
     result = {
         "embedding": None if args.skip_embedding else bench_embedding(args.texts, args.threads),
         "index": bench_index(args.points, args.queries, optimize=args.optimize),
