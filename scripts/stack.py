@@ -6,7 +6,10 @@
 
 Order: postgres -> migrate (the audit log, accounts, extraction; then the first-owner hint, printed
 at the end, never asked) -> keys (the audit signing key, when missing) -> checkpointer ->
-verifier -> index build (when missing or stale) -> ingest -> research -> web -> extraction.
+verifier -> index (a running ingest whose index is neither ready nor being built is restarted) ->
+ingest (builds a missing or stale index in the background, serving meanwhile) -> research -> web
+-> extraction. `up` does not wait for the build: it prints the URL, and the web page, `status` and
+``<var>/log/ingest.log`` show the build's progress; a build that fails while `up` runs stops it.
 Each process runs in its own process group; its pid, group and start time go to
 ``<var>/run/<name>.pid`` and its output to ``<var>/log/<name>.log``. A second `up` finds the
 running, healthy services (and the running checkpointer) by pid file and health check and
@@ -32,7 +35,9 @@ from pathlib import Path
 import stack_postgres
 from stack_plan import (
     BackgroundSpec,
+    Health,
     HealthOutcome,
+    HealthReply,
     KeyAction,
     PidRecord,
     ServiceSpec,
@@ -44,7 +49,9 @@ from stack_plan import (
     last_run,
     log_tail,
     process_env,
+    read_health,
     service_token_in_file,
+    serving,
     settings_from_env,
     signing_key_action,
     stack_steps,
@@ -55,7 +62,7 @@ from stack_plan import (
 )
 from stack_postgres import EmbeddedPostgres, EmbeddedPostgresError
 from stack_process import (
-    http_ok,
+    http_health,
     port_in_use,
     read_pid_file,
     read_tail,
@@ -140,6 +147,7 @@ class Stack:
     service_token: str | None = None  # read (or made) by `up` from <var>/secrets/service-token
     secret_key: str | None = None  # ASAT_SECRET_KEY, or read (or made) by `up` from <var>/secrets/secret-key
     owner_hint: str = ""  # `asat_accounts first-owner-hint`'s output, printed at the end of `up`
+    building: str = ""  # the index build's progress when `up` ends before it, printed at the end
 
     @property
     def steps(self) -> tuple[Step, ...]:
@@ -188,9 +196,19 @@ class Stack:
                 self.service_up(step, step.service)
         entry = self._entry_point()
         say(f"up in {time.monotonic() - started:.1f}s; logs in {self.settings.log_dir}")
+        if self.building:
+            say(
+                f'the index is being built in the background: {self.building}. Questions are refused ("index '
+                'building") until it is done; the workspace shows its progress, and so do `make status` and '
+                f"{self.settings.log_file('ingest')}"
+            )
         for line in self.owner_hint.splitlines():
             say(line)
         return entry
+
+    @staticmethod
+    def health(spec: ServiceSpec) -> HealthReply:
+        return read_health(*http_health(spec.health_url))
 
     def _entry_point(self) -> str:
         specs = {s.name: s.service for s in self.steps if s.service is not None}
@@ -245,13 +263,13 @@ class Stack:
         if self.app_role is not None:
             env["ASAT_AUDIT_APP_ROLE"] = self.app_role
         log = s.log_file("migrate")
-        done = self._run_logged([self.python, "-m", "asat_audit", "migrate"], env, log, echo=False)
+        done = self._run_logged([self.python, "-m", "asat_audit", "migrate"], env, log)
         if done != 0:
             raise StackError(f"migrate: the audit migration failed (exit {done}):\n{log_tail(read_tail(log))}")
         say(f"migrate: {log_tail(read_tail(log), 1).strip()}")
         # Schema app (accounts: practices, users, sessions, clients), as the same owner and app role
         # (its fallbacks are the ASAT_AUDIT_* variables set above); then whether anyone can sign in.
-        done = self._run_logged([self.python, "-m", "asat_accounts", "migrate"], env, log, echo=False)
+        done = self._run_logged([self.python, "-m", "asat_accounts", "migrate"], env, log)
         if done != 0:
             raise StackError(f"migrate: the accounts migration failed (exit {done}):\n{log_tail(read_tail(log))}")
         say(f"migrate: {log_tail(read_tail(log), 1).strip()}")
@@ -260,7 +278,7 @@ class Stack:
         # ASAT_AUDIT_* variables set above): extraction then serves as the app role.
         if importlib.util.find_spec("asat_extraction") is None:
             raise StackError("migrate: package asat_extraction is not installed; run `make install`")
-        done = self._run_logged([self.python, "-m", "asat_extraction", "migrate"], env, log, echo=False)
+        done = self._run_logged([self.python, "-m", "asat_extraction", "migrate"], env, log)
         if done != 0:
             raise StackError(f"migrate: the extraction migration failed (exit {done}):\n{log_tail(read_tail(log))}")
         say(f"migrate: {log_tail(read_tail(log), 1).strip()}")
@@ -304,40 +322,37 @@ class Stack:
         key.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         log = s.log_file("keys")
         argv = [self.python, "-m", "asat_audit", "keygen", "--key", str(key)]
-        done = self._run_logged(argv, self.env(), log, echo=False)
+        done = self._run_logged(argv, self.env(), log)
         if done != 0:
             raise StackError(f"keys: asat_audit keygen failed (exit {done}):\n{log_tail(read_tail(log))}")
         say(f"keys: made a new audit signing key {key} (mode 600, for the checkpointer only); public key {public}")
 
     def index_up(self) -> None:
-        s = self.settings
-        ingest = read_pid_file(s.pid_file("ingest"))
+        """The index belongs to the ingest service, which checks it when it starts and builds it in
+        the background when it is missing or stale. A running ingest whose index is ready or being
+        built is left alone; one whose index is neither (its build failed, or it does not answer)
+        is stopped here, so the ingest step starts it afresh and it builds the index again."""
+        ingest = read_pid_file(self.settings.pid_file("ingest"))
         spec = self._spec("ingest")
-        if running(ingest) and http_ok(spec.health_url):
+        if not running(ingest):
+            say(
+                "index: the ingest service checks it when it starts and, when missing or stale, builds it in the background"
+            )
+            return
+        assert ingest is not None
+        reply = self.health(spec)
+        if reply.health is Health.HEALTHY:
             say("index: ready (served by the running ingest service)")
             return
-        if running(ingest):
-            # The index directory belongs to one process: stop the unhealthy server to check and build.
-            assert ingest is not None
-            say(f"index: ingest (pid {ingest.pid}) is running but not ready; stopping it to check the index")
-            self._stop(spec.name, ingest)
-        env = self.env()
-        log = s.log_file("ingest-build")
-        say("index: checking it against the corpus as it is now (the first run after a change parses the corpus)")
-        status = self._run_logged([self.python, "-m", "asat_ingest", "status"], env, log, echo=False)
-        if status == 0:
-            say(f"index: {log_tail(read_tail(log), 1).strip()}")
+        if reply.health is Health.BUILDING:
+            say(f"index: being built by the running ingest service (pid {ingest.pid}): {reply.message}")
             return
-        reason = log_tail(read_tail(log), 1).strip()
-        scope = f"acts={env.get('ASAT_INDEX_ACTS') or 'all'}, rulings={env.get('ASAT_INDEX_RULINGS') or 'public'}"
+        # The index directory belongs to one process: restart the server, which builds it again.
+        said = reply.message or reply.health.value
         say(
-            f"index: not ready ({reason}); building it now ({scope}, embedder {env.get('ASAT_EMBEDDER') or 'minilm'}). "
-            "A cold build of the whole default scope takes tens of minutes on a 2-core machine; the vector cache "
-            f"makes later builds fast. Progress below and in {log}"
+            f"index: ingest (pid {ingest.pid}) is running but its index is not ready ({said}); restarting it to build it again"
         )
-        built = self._run_logged([self.python, "-m", "asat_ingest", "build"], env, log, echo=True)
-        if built != 0:
-            raise StackError(f"index: the build failed (exit {built}); see {log}:\n{log_tail(read_tail(log))}")
+        self._stop(spec.name, ingest)
 
     def background_up(self, step: Step, spec: BackgroundSpec) -> None:
         """Start a process that has no health check (the checkpointer) unless it is running; it is
@@ -386,8 +401,13 @@ class Stack:
         record = read_pid_file(pid_file)
         if running(record):
             assert record is not None
-            if http_ok(spec.health_url):
+            reply = self.health(spec)
+            if reply.health is Health.HEALTHY:
                 say(f"{spec.name}: already running and healthy (pid {record.pid}, {spec.base_url})")
+                return
+            if reply.health is Health.BUILDING and spec.serves_while_building:
+                say(f"{spec.name}: already running (pid {record.pid}, {spec.base_url}); the index is being built")
+                self.building = reply.message
                 return
             say(f"{spec.name}: running (pid {record.pid}) but not healthy yet; waiting")
         else:
@@ -400,15 +420,21 @@ class Stack:
             record = start_process([self.python, "-m", *spec.argv], self.env(step), s.repo_root, log)
             write_pid_file(pid_file, record)
             say(f"{spec.name}: started (pid {record.pid}, log {log}); waiting for {spec.health_url}")
+        last = [HealthReply(Health.DOWN)]
+
+        def probe() -> bool:
+            last[0] = self.health(spec)
+            return serving(last[0], spec) and not self._build_failed_elsewhere(spec, last[0])
+
         outcome = wait_until_healthy(
-            probe=lambda: http_ok(spec.health_url),
+            probe=probe,
             alive=lambda: running(record),
             clock=time.monotonic,
             sleep=time.sleep,
             timeout_s=s.health_timeout_s,
         )
         if outcome is HealthOutcome.HEALTHY:
-            say(f"{spec.name}: healthy")
+            self._serving(spec, last[0])
             return
         detail = last_run(read_tail(log))
         if outcome is HealthOutcome.EXITED:
@@ -420,14 +446,39 @@ class Stack:
             f"{log_tail(detail)}"
         )
 
+    def _build_failed_elsewhere(self, spec: ServiceSpec, reply: HealthReply) -> bool:
+        """Research's word that the build failed may be up to two seconds old (it asks ingest no
+        oftener): only ingest, which runs the build, says so for certain. True while ``reply``
+        says the build failed but ingest no longer does (a new build runs): wait on."""
+        if reply.health is not Health.BUILD_FAILED or spec.name == "ingest":
+            return False
+        return self.health(self._spec("ingest")).health is not Health.BUILD_FAILED
+
+    def _serving(self, spec: ServiceSpec, reply: HealthReply) -> None:
+        """Say how ``spec`` came up; a build that failed while `up` ran stops `up`, naming it."""
+        if reply.health is Health.BUILD_FAILED:
+            log = self.settings.log_file("ingest")
+            raise StackError(
+                f"index: the build FAILED: {reply.message}. The services are running but no question can be answered; "
+                f"the traceback is in {log}:\n{log_tail(last_run(read_tail(log)))}\n"
+                "fix what it says, then `make up` again (it restarts ingest, which builds the index again)"
+            )
+        if reply.health is Health.BUILDING:
+            self.building = reply.message
+            say(f"{spec.name}: serving; the index is being built ({reply.message})")
+            return
+        if spec.serves_while_building:
+            self.building = ""  # healthy: the index is ready now
+        say(f"{spec.name}: healthy")
+
     def _spec(self, name: str) -> ServiceSpec:
         for step in self.steps:
             if step.name == name and step.service is not None:
                 return step.service
         raise KeyError(name)
 
-    def _run_logged(self, argv: Sequence[str], env: Mapping[str, str], log: Path, echo: bool) -> int:
-        """Run a one-shot command in the foreground, output appended to ``log`` (and shown when ``echo``)."""
+    def _run_logged(self, argv: Sequence[str], env: Mapping[str, str], log: Path) -> int:
+        """Run a one-shot command in the foreground, output appended to ``log``."""
         log.parent.mkdir(parents=True, exist_ok=True)
         with log.open("ab") as sink:
             sink.write(f"\n=== {time.strftime('%Y-%m-%d %H:%M:%S')} {' '.join(argv[1:])}\n".encode())
@@ -444,9 +495,6 @@ class Stack:
             while chunk := os.read(process.stdout.fileno(), 4096):
                 sink.write(chunk)
                 sink.flush()
-                if echo:
-                    sys.stdout.buffer.write(chunk)
-                    sys.stdout.flush()
             return process.wait()
 
     # --- down -----------------------------------------------------------------------------
@@ -503,10 +551,12 @@ class Stack:
     # --- status ---------------------------------------------------------------------------
 
     def status(self) -> bool:
-        """Print one line per step that runs a process; True when every one is running and healthy
-        (the checkpointer, which has no health check: running)."""
+        """Print one line per step that runs a process, then the index's build while it runs or
+        when it failed; True when every one is running and healthy (the checkpointer, which has no
+        health check: running): not while the index is being built."""
         all_ok = True
         rows: list[tuple[str, str, str, str, str]] = []
+        index: HealthReply | None = None  # ingest's reply while the index is being built or its build failed
         for step in self.steps:
             if step.kind is StepKind.POSTGRES:
                 if not self.settings.embedded_postgres:
@@ -543,7 +593,10 @@ class Stack:
                 if importlib.util.find_spec(spec.module) is None:
                     state = "missing"
                 elif running(record):
-                    state = "healthy" if http_ok(spec.health_url) else "unhealthy"
+                    reply = self.health(spec)
+                    state = "unhealthy" if reply.health is Health.DOWN else reply.health.value
+                    if spec.name == "ingest" and reply.health in (Health.BUILDING, Health.BUILD_FAILED):
+                        index = reply
                 else:
                     state = "stale pid file" if record is not None else "stopped"
                 all_ok = all_ok and state == "healthy"
@@ -552,6 +605,13 @@ class Stack:
         print(f"{'service':<12} {'pid':>8}  {'state':<15} {'url':<28} log")
         for name, pid, state, url, log in rows:
             print(f"{name:<12} {pid:>8}  {state:<15} {url:<28} {log}")
+        if index is not None and index.health is Health.BUILDING:
+            print(f"index: {index.message}")
+        elif index is not None:
+            print(
+                f"index: the build FAILED: {index.message}. No question can be answered; the traceback is in "
+                f"{self.settings.log_file('ingest')}; fix what it says, then `make up` (it builds the index again)"
+            )
         return all_ok
 
 

@@ -7,6 +7,7 @@ environment ``service_env`` builds. Everything here is a plain function of its a
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -42,7 +43,7 @@ class StackConfigError(ValueError):
 class StepKind(StrEnum):
     POSTGRES = "postgres"  # the database (embedded, or the server named by ASAT_DATABASE_URL)
     MIGRATE = "migrate"  # the audit and extraction schemas, as the owner role (granting the app role)
-    INDEX = "index"  # build the index when `asat_ingest status` says missing or stale
+    INDEX = "index"  # a running ingest whose index is neither ready nor being built is restarted (to rebuild)
     KEYS = "keys"  # the audit signing key pair, made once when the key is missing
     SERVICE = "service"  # a long-running HTTP service with GET /healthz
     BACKGROUND = "background"  # a long-running process without HTTP: up when still running after it settled
@@ -58,6 +59,9 @@ class ServiceSpec:
     host: str
     port: int
     health_path: str = "/healthz"
+    # Up once it serves, while the index is still being built (its /healthz: 503 "building"):
+    # ingest, which builds it in the background, and research, which refuses questions meanwhile.
+    serves_while_building: bool = False
 
     @property
     def base_url(self) -> str:
@@ -246,8 +250,15 @@ def stack_steps(settings: StackSettings) -> tuple[Step, ...]:
     """Every step of `make up` with what it needs first (``start_order`` sorts them)."""
     host, ports = settings.host, settings.ports
 
-    def service(name: str, module: str, *argv: str) -> ServiceSpec:
-        return ServiceSpec(name=name, module=module, argv=(module, *argv), host=host, port=ports[name])
+    def service(name: str, module: str, *argv: str, serves_while_building: bool = False) -> ServiceSpec:
+        return ServiceSpec(
+            name=name,
+            module=module,
+            argv=(module, *argv),
+            host=host,
+            port=ports[name],
+            serves_while_building=serves_while_building,
+        )
 
     checkpointer = BackgroundSpec(
         name="checkpointer",
@@ -265,13 +276,20 @@ def stack_steps(settings: StackSettings) -> tuple[Step, ...]:
         Step("checkpointer", StepKind.BACKGROUND, ("migrate", "keys"), background=checkpointer),
         Step("verifier", StepKind.SERVICE, (), service("verifier", "asat_verifier")),
         Step("index", StepKind.INDEX),
-        Step("ingest", StepKind.SERVICE, ("index",), service("ingest", "asat_ingest", "serve")),
+        # Builds the index in the background when it is missing or stale, serving meanwhile: `up`
+        # does not wait for the build (the web page, `make status` and its log show the progress).
+        Step(
+            "ingest",
+            StepKind.SERVICE,
+            ("index",),
+            service("ingest", "asat_ingest", "serve", "--build-if-needed", serves_while_building=True),
+        ),
         Step(
             "research",
             StepKind.SERVICE,
             # keys: research checks the checkpoints with the public key, which must exist when it starts.
             ("migrate", "keys", "verifier", "ingest"),
-            service("research", "asat_research", "serve"),
+            service("research", "asat_research", "serve", serves_while_building=True),
         ),
         Step("web", StepKind.SERVICE, ("research",), service("web", "asat_web")),
         # Extraction keeps each practice's documents in its own schema, made by the migrate step;
@@ -514,6 +532,53 @@ def belonging_to(record: PidRecord, table: Mapping[int, ProcStat]) -> frozenset[
     for pid in group:
         result |= descendants(pid, table)
     return frozenset(result)
+
+
+class Health(StrEnum):
+    """What a service's ``GET /healthz`` says."""
+
+    HEALTHY = "healthy"  # 200
+    BUILDING = "building"  # 503, status "building": serving while the index is built
+    BUILD_FAILED = "build failed"  # 503, the index's last build failed (its "build" says so)
+    UNHEALTHY = "unhealthy"  # any other answer
+    DOWN = "down"  # no answer
+
+
+@dataclass(frozen=True)
+class HealthReply:
+    health: Health
+    message: str = ""  # the reply's "message" (the build's progress, or why not healthy)
+
+
+def read_health(status: int | None, body: bytes) -> HealthReply:
+    """A ``/healthz`` reply (``status`` ``None``: no answer) as :class:`Health`. Ingest's and
+    research's replies carry ``status`` ("ok", "building", "unavailable"), ``message`` and
+    ``build`` (the index's build, ``{"state": "failed", ...}`` when it failed)."""
+    if status is None:
+        return HealthReply(Health.DOWN)
+    try:
+        data = json.loads(body)
+    except ValueError:
+        data = None
+    fields = data if isinstance(data, dict) else {}
+    message = fields.get("message")
+    said = message if isinstance(message, str) else ""
+    if status == 200:
+        return HealthReply(Health.HEALTHY, said)
+    build = fields.get("build")
+    if fields.get("status") == "building":
+        return HealthReply(Health.BUILDING, said)
+    if isinstance(build, dict) and build.get("state") == "failed":
+        return HealthReply(Health.BUILD_FAILED, said)
+    return HealthReply(Health.UNHEALTHY, said)
+
+
+def serving(reply: HealthReply, spec: ServiceSpec) -> bool:
+    """Whether `up` may stop waiting for ``spec``: healthy, or (for a service that serves while
+    the index is built) building or reporting a failed build (which `up` then reports)."""
+    if reply.health is Health.HEALTHY:
+        return True
+    return spec.serves_while_building and reply.health in (Health.BUILDING, Health.BUILD_FAILED)
 
 
 class HealthOutcome(StrEnum):

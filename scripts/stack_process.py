@@ -129,13 +129,17 @@ def _wait_gone(pids: frozenset[int], timeout_s: float) -> frozenset[int]:
         time.sleep(0.1)
 
 
-def http_ok(url: str, timeout_s: float = 2.0) -> bool:
-    """GET ``url`` answers 200."""
+def http_health(url: str, timeout_s: float = 2.0) -> tuple[int | None, bytes]:
+    """GET ``url``: its status and body (an error status too); ``(None, b"")`` without an answer."""
     try:
         with urllib.request.urlopen(url, timeout=timeout_s) as response:
-            return bool(response.status == 200)
+            return int(response.status), response.read(64 * 1024)
+    except urllib.error.HTTPError as error:
+        with contextlib.suppress(OSError):
+            return int(error.code), error.read(64 * 1024)
+        return int(error.code), b""
     except (urllib.error.URLError, OSError, ValueError):
-        return False
+        return None, b""
 
 
 def port_in_use(host: str, port: int) -> bool:

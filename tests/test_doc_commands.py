@@ -66,6 +66,11 @@ RULES: tuple[Rule, ...] = (
         "which any change to asat_corpus invalidates (services/corpus/tests run the same code)",
     ),
     Rule(r"-m asat_research\.eval_cli\b", HELP, "runs the suite against the running stack (make eval)"),
+    Rule(
+        r"-m asat_ingest\.distill_static\b",
+        HELP,
+        "rewrites models/static-minilm (a minute); services/ingest/tests/test_distill_static.py distils a slice",
+    ),
     Rule(r"-m asat_research\.eval_compare\b", HELP, "compares two eval runs that make eval writes under var/eval/"),
     Rule(
         r"-m asat_accounts (migrate|first-owner-hint|create-owner|generate-key|rotate-key|reencrypt)\b",
@@ -118,6 +123,11 @@ RULES: tuple[Rule, ...] = (
     Rule(r"^make test$", SKIP, "the whole test suite, which runs this test"),
     Rule(r"^make eval$", SKIP, "the suite against the running stack"),
     Rule(r"^make models$", SKIP, "retrains the ranker against the running index (minutes)"),
+    Rule(
+        r"^make static-embedder$",
+        SKIP,
+        "rewrites models/static-minilm (a minute); services/ingest/tests/test_distill_static.py distils a slice",
+    ),
     Rule(r"^docker compose ", SKIP, "needs Docker and the images (tests/deploy checks the compose files)"),
     Rule(r"-m asat_verifier &$", SKIP, "starts the verifier server in the background"),
     Rule(

@@ -7,7 +7,10 @@ leaves no process behind and every port free."""
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import http.cookiejar
+import http.server
 import importlib.util
 import json
 import os
@@ -17,6 +20,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.parse
@@ -134,6 +138,13 @@ def healthy(url: str) -> bool:
         return False
 
 
+def wait_healthy(url: str, timeout_s: float = 120) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not healthy(url):
+        assert time.monotonic() < deadline, f"{url} not healthy after {timeout_s:.0f}s"
+        time.sleep(0.5)
+
+
 def records(var: Path) -> dict[str, PidRecord]:
     found = {}
     for name in ("postgres", *SERVICES, *BACKGROUND):
@@ -200,7 +211,10 @@ def test_make_up_serves_a_query_through_the_web_and_make_down_leaves_nothing(
     try:
         first = stack("up", stack_env)
         assert first.returncode == 0, f"up failed:\n{first.stdout}\n{first.stderr}"
-        assert "index: not ready" in first.stdout and "built " in first.stdout  # the empty index was built
+        # The empty index is built by ingest in the background (up waits for it no longer): done soon here.
+        assert "index: the ingest service checks it when it starts" in first.stdout
+        wait_healthy(urls["research"])
+        assert "the index build finished" in (var / "log" / "ingest.log").read_text()
         started = records(var)
         expected = {"postgres", "verifier", "ingest", "research", "extraction", "checkpointer"}
         expected |= {"web"} if web_installed else set()
@@ -355,3 +369,154 @@ def test_make_up_serves_a_query_through_the_web_and_make_down_leaves_nothing(
     assert not [p for p in ports if port_in_use("127.0.0.1", p)]
     if not web_installed:
         pytest.xfail("asat_web is not installed (services/web missing or not in `make install`): queried research")
+
+
+class FakeEmbeddings:
+    """An OpenAI-compatible embeddings server (``POST /v1/embeddings``) on a free port whose answer
+    the test decides: ``hold`` keeps every request waiting (an index build in progress), ``fail``
+    answers 500 (the build fails), ``answer`` gives 8-dimensional vectors."""
+
+    DIM = 8
+
+    def __init__(self) -> None:
+        self.mode = "hold"
+        self.changed = threading.Condition()
+        self.requests = 0
+        owner = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                texts = json.loads(self.rfile.read(int(self.headers["content-length"])))["input"]
+                with owner.changed:
+                    owner.requests += 1
+                    owner.changed.notify_all()
+                    owner.changed.wait_for(lambda: owner.mode != "hold", timeout=120)
+                    mode = owner.mode
+                if mode == "answer":
+                    data = [{"index": i, "embedding": owner.vector(text)} for i, text in enumerate(texts)]
+                    self._reply(200, {"data": data})
+                else:
+                    self._reply(500, {"error": {"message": "the fake embedding server was told to fail"}})
+
+            def _reply(self, status: int, body: dict[str, Any]) -> None:
+                raw = json.dumps(body).encode()
+                with contextlib.suppress(BrokenPipeError, ConnectionResetError):  # ingest stopped meanwhile
+                    self.send_response(status)
+                    self.send_header("content-type", "application/json")
+                    self.send_header("content-length", str(len(raw)))
+                    self.end_headers()
+                    self.wfile.write(raw)
+
+            def log_message(self, format: str, *args: Any) -> None:
+                return
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    @staticmethod
+    def vector(text: str) -> list[float]:
+        digest = hashlib.sha256(text.encode()).digest()
+        return [0.01 + byte / 255 for byte in digest[: FakeEmbeddings.DIM]]
+
+    def set(self, mode: str) -> None:
+        with self.changed:
+            self.mode = mode
+            self.changed.notify_all()
+
+    def wait_for_a_request(self, timeout_s: float = 120) -> None:
+        with self.changed:
+            assert self.changed.wait_for(lambda: self.requests > 0, timeout=timeout_s), "no embedding request came"
+
+    def close(self) -> None:
+        self.set("fail")
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def ask(url: str, token: str) -> tuple[int, dict[str, str], dict[str, Any]]:
+    """POST a question to research's ``/v1/research``: status, headers, JSON body."""
+    body = json.dumps({"question": QUESTION, "income_year": 2015}).encode()
+    headers = {"content-type": "application/json", "authorization": f"Bearer {token}"}
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, data=body, headers=headers), timeout=60) as response:
+            return int(response.status), dict(response.headers), json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return int(error.code), dict(error.headers), json.loads(error.read())
+
+
+def health_of(url: str) -> tuple[int, dict[str, Any]]:
+    try:
+        with urllib.request.urlopen(url + "/healthz", timeout=5) as response:
+            return int(response.status), json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return int(error.code), json.loads(error.read())
+
+
+def test_make_up_returns_while_the_index_builds_and_a_failed_build_is_said_then_rebuilt(
+    stack_env: dict[str, str],
+) -> None:
+    """`up` does not wait for the index: with an embedding server that holds every request, `up`
+    returns (the URL printed, the build's progress said), `status` shows it building, and research
+    refuses a question with 503 ``index_building``. The build then fails (the server answers 500):
+    `status` and research say so, never hiding it. A second `up` restarts ingest, which builds the
+    index again (the server answers now), and research becomes healthy."""
+    var = Path(stack_env["ASAT_VAR_DIR"])
+    embeddings = FakeEmbeddings()
+    env = stack_env | {
+        "ASAT_EMBEDDER": "openai",
+        "ASAT_EMBEDDER_MODEL": "fake-embed",
+        "ASAT_EMBEDDER_DIM": str(FakeEmbeddings.DIM),
+        "ASAT_EMBEDDER_BASE_URL": embeddings.url,
+    }
+    research = f"http://127.0.0.1:{env['ASAT_RESEARCH_PORT']}"
+    ingest = f"http://127.0.0.1:{env['ASAT_INGEST_PORT']}"
+    try:
+        first = stack("up", env)
+        assert first.returncode == 0, f"up failed:\n{first.stdout}\n{first.stderr}"
+        embeddings.wait_for_a_request()
+        assert embeddings.mode == "hold"  # up returned while the build still waits for its first vectors
+        assert "ingest: serving; the index is being built (index building, 0% done" in first.stdout, first.stdout
+        assert "research: serving; the index is being built" in first.stdout
+        assert "the index is being built in the background: index building" in first.stdout
+        assert "AsAt is up: http://127.0.0.1:" in first.stdout
+
+        status = stack("status", env)
+        rows = {line.split()[0]: line.split() for line in status.stdout.splitlines()[1:] if line.strip()}
+        assert rows["ingest"][2] == "building" and rows["research"][2] == "building", status.stdout
+        assert "index: index building, 0% done" in status.stdout
+        assert status.returncode == 1  # not every service is healthy yet
+
+        token = (var / "secrets" / "service-token").read_text().strip()
+        code, headers, body = ask(research + "/v1/research", token)
+        assert code == 503 and body["error"] == "index_building", body
+        assert body["message"].startswith("index building, 0% done") and body["build"]["state"] == "running"
+        assert int(headers["retry-after"]) >= 5
+
+        embeddings.set("fail")  # the held request is answered 500: the build fails
+        deadline = time.monotonic() + 60
+        while health_of(ingest)[1].get("build", {}).get("state") != "failed":
+            assert time.monotonic() < deadline, health_of(ingest)
+            time.sleep(0.5)
+        status = stack("status", env)
+        rows = {line.split()[0]: line.split() for line in status.stdout.splitlines()[1:] if line.strip()}
+        assert rows["ingest"][2:4] == ["build", "failed"], status.stdout
+        assert "index: the build FAILED: the index build failed: EmbedderError:" in status.stdout
+        assert "answered HTTP 500" in status.stdout
+        time.sleep(2.5)  # research asks ingest at most every 2 s
+        code, _, body = ask(research + "/v1/research", token)
+        assert code == 503 and body["error"] == "index_build_failed", body
+        assert "the index build failed: EmbedderError" in body["message"]
+
+        embeddings.set("answer")
+        second = stack("up", env)
+        assert second.returncode == 0, f"up failed:\n{second.stdout}\n{second.stderr}"
+        assert "its index is not ready (the index build failed: EmbedderError" in second.stdout
+        assert "restarting it to build it again" in second.stdout
+        wait_healthy(research)
+        assert health_of(ingest)[1]["build"]["state"] == "succeeded"
+    finally:
+        down = stack("down", env, timeout=120)
+        embeddings.close()
+    assert down.returncode == 0, f"down failed:\n{down.stdout}\n{down.stderr}"

@@ -10,7 +10,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from stack_plan import (
     DEFAULT_PORTS,
+    Health,
     HealthOutcome,
+    HealthReply,
     KeyAction,
     PidFileError,
     PidRecord,
@@ -29,7 +31,9 @@ from stack_plan import (
     parse_pid_file,
     parse_proc_stat,
     process_env,
+    read_health,
     service_env,
+    serving,
     settings_from_env,
     signing_key_action,
     stack_steps,
@@ -206,6 +210,57 @@ def test_research_waits_for_the_database_the_verifier_and_the_index_server() -> 
     assert research is not None
     assert research.argv == ("asat_research", "serve")
     assert research.health_url == "http://127.0.0.1:8730/healthz"
+
+
+def test_ingest_builds_the_index_in_the_background_and_up_does_not_wait_for_it() -> None:
+    steps = {s.name: s for s in stack_steps(settings_from_env({}, REPO))}
+    ingest, research, web = (steps[name].service for name in ("ingest", "research", "web"))
+    assert ingest is not None and research is not None and web is not None
+    assert ingest.argv == ("asat_ingest", "serve", "--build-if-needed")
+    assert ingest.serves_while_building and research.serves_while_building and not web.serves_while_building
+
+
+BUILDING_BODY = (
+    b'{"status": "building", "index": "building", "message": "index building, 42% done (...)", '
+    b'"build": {"state": "running"}}'
+)
+FAILED_BODY = (
+    b'{"status": "unavailable", "index": "incomplete", "message": "the index build failed: BuildError: x", '
+    b'"build": {"state": "failed", "error": "BuildError: x"}}'
+)
+
+
+@pytest.mark.parametrize(
+    ("status", "body", "health", "message"),
+    [
+        (200, b'{"status": "ok", "message": "ready: 12 points"}', Health.HEALTHY, "ready: 12 points"),
+        (200, b"", Health.HEALTHY, ""),  # the web's and the verifier's, whatever their body
+        (503, BUILDING_BODY, Health.BUILDING, "index building, 42% done (...)"),
+        (503, FAILED_BODY, Health.BUILD_FAILED, "the index build failed: BuildError: x"),
+        (503, b'{"status": "unavailable", "message": "no index has been built", "build": null}', Health.UNHEALTHY,
+         "no index has been built"),
+        (503, b"<html>proxy</html>", Health.UNHEALTHY, ""),
+        (None, b"", Health.DOWN, ""),
+    ],
+)  # fmt: skip
+def test_a_health_reply_says_healthy_building_build_failed_or_not(
+    status: int | None, body: bytes, health: Health, message: str
+) -> None:
+    assert read_health(status, body) == HealthReply(health, message)
+
+
+def test_up_waits_for_health_but_not_for_the_build_where_a_service_serves_meanwhile() -> None:
+    steps = {s.name: s for s in stack_steps(settings_from_env({}, REPO))}
+    ingest, web = steps["ingest"].service, steps["web"].service
+    assert ingest is not None and web is not None
+    for reply, for_ingest, for_web in (
+        (HealthReply(Health.HEALTHY), True, True),
+        (HealthReply(Health.BUILDING, "42%"), True, False),
+        (HealthReply(Health.BUILD_FAILED, "x"), True, False),  # stops the wait: `up` then reports it
+        (HealthReply(Health.UNHEALTHY), False, False),
+        (HealthReply(Health.DOWN), False, False),
+    ):
+        assert (serving(reply, ingest), serving(reply, web)) == (for_ingest, for_web), reply
 
 
 def test_the_checkpointer_is_a_background_process_after_the_migration_and_the_key() -> None:

@@ -24,3 +24,9 @@ def test_vector_config_refuses_unknown_embedders() -> None:
         vector_config_from_env({"ASAT_EMBEDDER": "bert"})
     with pytest.raises(VectorConfigError, match="ASAT_EMBEDDER_MODEL"):
         vector_config_from_env({"ASAT_EMBEDDER": "openai"})
+
+
+def test_the_static_embedder_is_known_and_makes_its_own_generation() -> None:
+    static = vector_config_from_env({"ASAT_EMBEDDER": "static"})
+    assert (static.embedder, static.dim) == ("static", 256)
+    assert corpus_generation(CHUNKS, static) != corpus_generation(CHUNKS, vector_config_from_env({}))

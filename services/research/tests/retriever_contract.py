@@ -88,12 +88,18 @@ class RetrieverContract:
         assert result.corpus_generation and result.embedder
         assert retriever.index_generation() == result.corpus_generation
 
+    def test_the_index_report_is_ready_with_the_generation_searched(self, retriever: Retriever) -> None:
+        report = retriever.index_report()
+        assert report.state == "ready" and report.corpus_generation == retriever.index_generation()
+
     def test_an_index_service_that_cannot_be_reached_is_unavailable(self) -> None:
         retriever = self.unreachable()
         with pytest.raises(RetrievalUnavailable):
             retriever.search(QUESTION, HELD_YEAR, 5)
         with pytest.raises(RetrievalUnavailable):
             retriever.index_generation()
+        with pytest.raises(RetrievalUnavailable):
+            retriever.index_report()
 
     @pytest.mark.parametrize(
         ("status", "body"),
@@ -119,3 +125,5 @@ class RetrieverContract:
         )
         with pytest.raises(RetrievalUnavailable, match="not ready"):
             self.answering(200, building).index_generation()
+        report = self.answering(200, building).index_report()
+        assert (report.state, report.message, report.corpus_generation) == ("building", "building 10%", None)

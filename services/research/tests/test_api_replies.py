@@ -72,7 +72,8 @@ def test_an_unusable_ingest_reply_is_a_502_naming_ingest(small_stack: Stack, han
     retriever = HttpRetriever("http://stub", client=_stub(handler, calls))
     client = TestClient(create_app(small_stack.pipeline(retriever=retriever)))
     reply = client.post("/v1/research", json=ASK)
-    assert calls == ["/v1/search"]
+    # The index's readiness first (an unusable reply is not a refusal: the search then says what broke).
+    assert calls == ["/v1/index", "/v1/search"]
     assert reply.status_code == 502, reply.text
     body = reply.json()
     assert body["error"] == "dependency_unusable" and body["dependency"] == "ingest"

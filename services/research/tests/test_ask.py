@@ -304,6 +304,19 @@ def test_a_dependency_that_is_down_exits_2_naming_it(
     assert json.loads(out) == down
 
 
+def test_a_question_while_the_index_is_built_exits_2_with_how_far_it_got(
+    research: ResearchStub, capsys: pytest.CaptureFixture[str]
+) -> None:
+    message = "index building, 42% done (embedding texts: 12,345 of 29,000; 8.1 texts/s; about 31 min left): ..."
+    research.reply_with(503, {"error": "index_building", "message": message, "dependency": "index"})
+    code, out, err = _ask(capsys, QUESTION, "--url", research.url)
+    assert (code, out) == (2, "")
+    assert err == (
+        f"error: the research service at {research.url} cannot answer yet: {message}; `make status` shows the "
+        "index's build\n"
+    )
+
+
 def test_a_refused_question_exits_2_with_the_services_message(
     research: ResearchStub, capsys: pytest.CaptureFixture[str]
 ) -> None:

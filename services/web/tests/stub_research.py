@@ -323,12 +323,81 @@ def _event(name: str, data: dict[str, Any]) -> str:
     return f"event: {name}\ndata: {json.dumps(data)}\n\n"
 
 
+READY: dict[str, Any] = {"state": "ready", "message": "ready: 42,768 points, generation 0123456789ab", "build": None}
+
+
+def index_build(percent: float = 42.0, state: str = "running", **changes: Any) -> dict[str, Any]:
+    """The ingest service's build as research passes it on (``IndexBuild``): embedding, 42% done."""
+    total = 29_000
+    done = round(total * percent / 90) if state == "running" else total
+    rate, left = 8.1, (total - done) / 8.1
+    message = (
+        f"index building, {int(percent)}% done (embedding texts: {done:,} of {total:,}; 8.1 texts/s; "
+        f"about {round(left / 60)} min left)"
+    )
+    build = {
+        "id": "b1",
+        "state": state,
+        "phase": "embed",
+        "done": done,
+        "total": total,
+        "percent": percent,
+        "rate": rate,
+        "seconds_left": left,
+        "started": 1_775_000_000.0,
+        "finished": None,
+        "error": None,
+        "message": message,
+    }
+    return build | changes
+
+
+def building(percent: float = 42.0) -> dict[str, Any]:
+    """Research's ``GET /v1/index/status`` while the index is being built."""
+    build = index_build(percent)
+    return {"state": "building", "message": build["message"], "build": build}
+
+
+FAILED_BUILD = index_build(
+    12.0,
+    state="failed",
+    error="EmbedderError: the embedding server stopped answering\nTraceback ...",
+    message="the index build failed: EmbedderError: the embedding server stopped answering",
+)
+FAILED: dict[str, Any] = {
+    "state": "failed",
+    "message": f"{FAILED_BUILD['message']}: the ingest service's log says why; restarting it (`make up`) builds "
+    "the index again",
+    "build": FAILED_BUILD,
+}
+
+
+def index_refusal(index: dict[str, Any]) -> JSONResponse | None:
+    """Research's 503 for a question while the index is being built or its build failed."""
+    if index["state"] == "building":
+        message = f"{index['message']}: questions are answered only from the whole index, never a partial one; ask again when the build is done"
+        body = {"error": "index_building", "message": message, "dependency": "index", "build": index["build"]}
+        return JSONResponse(body, status_code=503, headers={"retry-after": "300"})
+    if index["state"] == "failed":
+        message = f"no question can be answered: {index['message']}"
+        body = {"error": "index_build_failed", "message": message, "dependency": "index", "build": index["build"]}
+        return JSONResponse(body, status_code=503)
+    return None
+
+
 def create_stub(
-    result: dict[str, Any] | None = None, error: dict[str, Any] | None = None, periods: bool = False
+    result: dict[str, Any] | None = None,
+    error: dict[str, Any] | None = None,
+    periods: bool = False,
+    index: dict[str, Any] | None = None,
 ) -> FastAPI:
     """The stub; ``result`` is the outcome streamed, ``error`` an error event sent instead; with
-    ``periods``, the outcome follows the period asked (``period_outcome``)."""
+    ``periods``, the outcome follows the period asked (``period_outcome``). ``index`` is what
+    ``GET /v1/index/status`` says (``READY``; ``building()``, ``FAILED``), kept in
+    ``app.state.index`` for a test to change: while it is not ready, questions are refused as
+    research refuses them (503 ``index_building`` or ``index_build_failed``)."""
     app = FastAPI()
+    app.state.index = index if index is not None else READY
     app.state.requests = []  # each research request's body, less its asked_by
     app.state.asked_by = []  # each research request's asked_by (who asked; None when absent)
     app.state.audit_practices = []  # the practice_id of each GET /v1/audit
@@ -352,11 +421,18 @@ def create_stub(
             return JSONResponse({"error": "invalid_request", "message": message}, status_code=422)
         return JSONResponse(read_period(body))
 
+    @app.get("/v1/index/status")
+    def index_status() -> JSONResponse:
+        return JSONResponse(app.state.index)
+
     @app.post("/v1/research/stream", response_model=None)
     def stream(body: dict[str, Any]) -> StreamingResponse | JSONResponse:
         record(body)
         if not str(body.get("question", "")).strip():
             return JSONResponse({"error": "invalid_request", "message": "the question is empty"}, status_code=422)
+        refused = index_refusal(app.state.index)
+        if refused is not None:
+            return refused
 
         def events() -> Iterator[str]:
             if periods and result is None and error is None:
@@ -377,7 +453,7 @@ def create_stub(
     @app.post("/v1/research")
     def research(body: dict[str, Any]) -> JSONResponse:
         record(body)
-        return JSONResponse(reply_for(body))
+        return index_refusal(app.state.index) or JSONResponse(reply_for(body))
 
     @app.get("/v1/sources/{source_id:path}")
     def get_source(source_id: str) -> JSONResponse:

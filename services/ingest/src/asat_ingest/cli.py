@@ -2,7 +2,13 @@
 
 python -m asat_ingest build [--acts itaa1997,gst1999] [--rulings public|all|none] [--json]
 python -m asat_ingest status [--json]
-python -m asat_ingest serve [--host 127.0.0.1] [--port 8720]   (needs ASAT_SERVICE_TOKEN)
+python -m asat_ingest serve [--host 127.0.0.1] [--port 8720] [--build-if-needed]   (needs ASAT_SERVICE_TOKEN)
+
+``serve --build-if-needed`` (what ``make up`` runs): when the index cannot serve (missing,
+incomplete, stale, another embedder's), a build starts at once in the background and the service
+serves meanwhile: ``GET /healthz`` is a 503 ``building`` with the build's progress, searches are
+refused (503 ``index_building``) until it is done, and a failed build is said in ``/healthz``,
+``GET /v1/index`` and the log.
 """
 
 from __future__ import annotations
@@ -115,15 +121,23 @@ def _status(config: IngestConfig, as_json: bool) -> int:
     return 0 if status.ready else EXIT_FAILED
 
 
-def _serve(config: IngestConfig, host: str, port: int) -> int:
+def _say(line: str) -> None:
+    print(f"[asat_ingest] {line}", file=sys.stderr, flush=True)
+
+
+def _serve(config: IngestConfig, host: str, port: int, build_if_needed: bool) -> int:
     import uvicorn
 
     from asat_ingest.app import create_app
     from asat_ingest.runtime import IngestRuntime
 
     token = read_service_token(os.environ)  # never served open: no token, no start
-    runtime = IngestRuntime(config)
-    print(f"[asat_ingest] {runtime.status().message}", file=sys.stderr, flush=True)
+    runtime = IngestRuntime(config, log=_say)
+    status = runtime.status()
+    _say(status.message)
+    if build_if_needed and not status.ready:
+        job = runtime.start_build()
+        _say(f"building the index in the background (build {job.id}); serving meanwhile, searches refused until done")
     try:
         uvicorn.run(create_app(runtime, service_token=token), host=host, port=port, log_level="warning")
     finally:
@@ -147,6 +161,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve = sub.add_parser("serve", help="serve builds and searches over HTTP")
     serve.add_argument("--host", help="default: ASAT_INGEST_HOST, else 127.0.0.1")
     serve.add_argument("--port", type=port_argument, help="default: ASAT_INGEST_PORT, else 8720")
+    serve.add_argument(
+        "--build-if-needed",
+        action="store_true",
+        help="when the index cannot serve, build it in the background at once (serving meanwhile; searches wait)",
+    )
     args = parser.parse_args(argv)
     try:
         config = config_from_env()
@@ -155,7 +174,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _build(config, args.json)
         if args.command == "status":
             return _status(config, args.json)
-        return _serve(config, args.host or config.host, args.port or config.port)
+        return _serve(config, args.host or config.host, args.port or config.port, args.build_if_needed)
     except (ConfigError, ServiceTokenError, SourcesError, BuildError, EmbedderError, VectorIndexError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_FAILED if isinstance(exc, (BuildError, VectorIndexError)) else EXIT_USAGE

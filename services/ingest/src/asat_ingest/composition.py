@@ -7,7 +7,8 @@
 | ``ASAT_QDRANT_URL`` / ``ASAT_QDRANT_API_KEY`` | server URL / key, for ``qdrant`` | |
 | ``ASAT_INDEX_COLLECTION`` | collection name | ``asat`` |
 | ``ASAT_VECTOR_CACHE_DIR`` | vector cache directory (shared by every checkout on the machine) | ``$XDG_CACHE_HOME/asat/vectors``, else ``~/.cache/asat/vectors`` |
-| ``ASAT_EMBEDDER`` | ``minilm``, ``hash`` (tests only), ``openai``, ``ollama`` | ``minilm`` |
+| ``ASAT_EMBEDDER`` | ``minilm``, ``static`` (distilled from MiniLM, ``models/static-minilm``), ``hash`` (tests only), ``openai``, ``ollama`` | ``minilm`` |
+| ``ASAT_STATIC_EMBEDDER_DIR`` | the static model's directory (artifacts and ``card.json``), for ``static`` | ``models/static-minilm`` of this checkout |
 | ``ASAT_EMBEDDER_MODEL`` / ``_DIM`` / ``_BASE_URL`` / ``_API_KEY`` | for ``openai`` / ``ollama`` | |
 | ``ASAT_INDEX_ACTS`` / ``ASAT_INDEX_RULINGS`` | the index scope (see ``asat_corpus.index_scope``) | all / ``public`` |
 | ``ASAT_INGEST_HOST`` / ``ASAT_INGEST_PORT`` | where ``python -m asat_ingest serve`` listens | ``127.0.0.1`` / ``8720`` |
@@ -35,6 +36,7 @@ from asat_ingest.ollama_embedder import OllamaEmbedder
 from asat_ingest.openai_embedder import OpenAICompatibleEmbedder
 from asat_ingest.settings import INDEX_KINDS as INDEX_KINDS
 from asat_ingest.settings import IngestSettings
+from asat_ingest.static_embedder import StaticEmbedder
 from asat_ingest.vector_cache import VectorCache
 from asat_ingest.vector_index import VectorIndex
 
@@ -57,6 +59,7 @@ class IngestConfig:
     scope: IndexScope
     host: str = "127.0.0.1"
     port: int = 8720
+    static_model_dir: Path | None = None  # None: models/static-minilm of this checkout
 
 
 def default_vector_cache_dir(values: Mapping[str, str]) -> Path:
@@ -93,6 +96,7 @@ def config_from_env(env: Mapping[str, str] | None = None) -> IngestConfig:
         scope=scope,
         host=settings.host,
         port=settings.port,
+        static_model_dir=settings.static_model_dir,
     )
 
 
@@ -100,6 +104,14 @@ def build_embedder(config: IngestConfig) -> Embedder:
     vc = config.vector_config
     if vc.embedder == "minilm":
         return MiniLmOnnxEmbedder()
+    if vc.embedder == "static":
+        static = StaticEmbedder(config.static_model_dir)  # EmbedderError when missing or changed
+        if static.dim != vc.dim:
+            raise ConfigError(
+                f"the static model in {config.static_model_dir or 'models/static-minilm'} has dim={static.dim}, but "
+                f"ASAT_EMBEDDER=static declares {vc.dim} (asat_corpus.vector_config): rebuild it with `make static-embedder`"
+            )
+        return static
     if vc.embedder == "hash":
         return HashEmbedder(vc.dim)
     if vc.embedder == "openai":

@@ -10,9 +10,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from asat_corpus.contracts.search import IndexStateName
+from asat_corpus.contracts.search import BuildState, IndexBuild, IndexStateName
 
-BuildState = Literal["queued", "running", "succeeded", "failed"]
+__all__ = ["BuildProgress", "BuildStarted", "BuildState", "BuildSummaryOut", "IngestHealth"]
 
 
 class _Reply(BaseModel):
@@ -20,11 +20,16 @@ class _Reply(BaseModel):
 
 
 class IngestHealth(_Reply):
-    """``GET /healthz``: 200 only when the index may serve, else 503 saying what to run."""
+    """``GET /healthz``: 200 only when the index may serve, else 503: ``building`` while a build
+    runs (``build`` says how far), ``unavailable`` otherwise (saying what to run, and why the last
+    build failed when it did)."""
 
-    status: Literal["ok", "unavailable"]
+    status: Literal["ok", "building", "unavailable"]
     index: IndexStateName
     message: str
+    build: IndexBuild | None = Field(
+        default=None, description="The build running now, else the last one this process ran; null when none."
+    )
 
 
 class BuildStarted(_Reply):

@@ -48,3 +48,8 @@ class IngestSettings(EnvSettings):
         description="the embedder's http(s) URL, e.g. http://localhost:8000/v1",
     )
     embedder_api_key: str | None = Field(default=None, validation_alias="ASAT_EMBEDDER_API_KEY")
+    static_model_dir: Path | None = Field(
+        default=None,
+        validation_alias="ASAT_STATIC_EMBEDDER_DIR",
+        description="the static embedder's model directory (its artifacts and card.json)",
+    )

@@ -46,6 +46,7 @@ def main(argv: list[str] | None = None) -> int:
                 service.max_concurrent,
                 service_token=token,
                 generators=service.generators,
+                index_gate=service.index_gate,
             ),
             host=host,
             port=port,

@@ -6,8 +6,13 @@ question would be answered for (and whether it and the parameter disagree) witho
 naming it, and one that answers unusably (an error status, a reply that breaks its contract)
 gives 502 naming it: never an answer. Bad input gives 422 saying what to change. Also: the audit
 log (``/v1/audit``), the answer across years (``POST /v1/research/across-years``, streamed), the source
-viewer's data (``/v1/sources/...``), the provider probe over given settings (``POST /v1/provider/check``)
-and ``/healthz``.
+viewer's data (``/v1/sources/...``), the provider probe over given settings (``POST /v1/provider/check``),
+the index's readiness (``GET /v1/index/status``) and ``/healthz``.
+
+While the index is being built, a question (``/v1/research``, its stream, across-years) is refused
+before anything runs: 503 ``index_building`` with ``Retry-After``, the build's percentage and time
+left in the message and the build in ``build`` (never an answer from a partial index); after a
+failed build, 503 ``index_build_failed`` with its error (``asat_research.index_gate``).
 
 Every reply is a model of ``asat_corpus.contracts`` (``response_model``), built here from the
 pipeline's and the audit log's dataclasses; every error is an ``ErrorBody``.
@@ -27,10 +32,11 @@ import json
 import threading
 from collections.abc import Iterator
 from datetime import date
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import FastAPI, HTTPException, Query, Request, Response
 from fastapi.responses import JSONResponse, StreamingResponse
+from starlette.concurrency import run_in_threadpool
 
 from asat_audit.checkpoint import CheckpointFormatError
 from asat_audit.checkpoint_file import KeyFileError
@@ -42,7 +48,8 @@ from asat_corpus.contracts import research as wire
 from asat_corpus.contracts.audit_log import AuditEntries, AuditEntryOut, ChainReportOut
 from asat_corpus.contracts.errors import ErrorBody
 from asat_corpus.contracts.provider import GenerationProvider, ProviderCheckReply, ProviderCheckRequest
-from asat_corpus.contracts.research import ResearchRequest
+from asat_corpus.contracts.research import ResearchRequest, UnavailableBody
+from asat_corpus.contracts.search import IndexReadiness
 from asat_corpus.contracts.source_view import SourceOut
 from asat_corpus.http_errors import install_error_handlers
 from asat_corpus.http_limits import BodyLimit, ConcurrencyCap
@@ -54,6 +61,7 @@ from asat_research.asked_by import audit_asked_by
 from asat_research.client_gone import stream_until_client_gone, until_client_gone
 from asat_research.generation.factory import GenerationConfigError
 from asat_research.generation.per_request import ProviderGenerators
+from asat_research.index_gate import IndexGate, refusal
 from asat_research.key_scrub import without_key
 from asat_research.outcome_wire import outcome_json, outcome_reply
 from asat_research.pipeline import (
@@ -138,6 +146,33 @@ def _error(status: int, error: str, message: str, dependency: str | None = None)
     return JSONResponse(body.model_dump(mode="json"), status_code=status)
 
 
+# The 503 of a question: a dependency down, or the index being built or its build failed.
+UNAVAILABLE: dict[int | str, dict[str, Any]] = {
+    503: {
+        "model": UnavailableBody,
+        "description": "A dependency is down (dependency_unavailable), the index is being built (index_building, "
+        "with Retry-After) or its build failed (index_build_failed).",
+        "headers": {
+            "Retry-After": {
+                "description": "For index_building: seconds until the build is expected to be done (5 to 300).",
+                "schema": {"type": "integer"},
+            }
+        },
+    }
+}
+
+
+def _index_refusal(ready: IndexReadiness) -> JSONResponse | None:
+    """503 for a question while the index is being built or its build failed; ``None`` otherwise."""
+    refused = refusal(ready)
+    if refused is None:
+        return None
+    error, message, retry_after = refused
+    body = UnavailableBody(error=error, message=message, dependency="index", build=ready.build)
+    headers = {"retry-after": str(retry_after)} if retry_after is not None else None
+    return JSONResponse(body.model_dump(mode="json"), status_code=503, headers=headers)
+
+
 def _dependency_error(exc: DependencyUnavailable, key: str = "") -> wire.StreamError:
     """503 for a dependency that is down; 502 for one that answered unusably, naming it. ``key``
     (a request's own provider key) is replaced in any text before it is logged or replied."""
@@ -179,13 +214,15 @@ def create_app(
     max_concurrent: int = DEFAULT_MAX_CONCURRENT,
     service_token: str | None = None,
     generators: ProviderGenerators | None = None,
+    index_gate: IndexGate | None = None,
 ) -> FastAPI:
     """``anchors``: the audit log's checkpoint file and public key; without them ``/v1/audit/verify``
     checks the chain alone and says so. A body over ``MAX_BODY_BYTES`` is a 413; a question beyond
     ``max_concurrent`` being answered is a 429 with ``Retry-After``. ``service_token``: every request
     but ``/healthz`` must carry it, else 401 (``python -m asat_research serve`` always passes it;
     ``None`` is for in-process tests). ``generators``: the generators of requests' own providers
-    (``ASAT_GENERATION_SEED``'s seed; the default seed otherwise)."""
+    (``ASAT_GENERATION_SEED``'s seed; the default seed otherwise). ``index_gate``: whether the index
+    may answer now (composition's; else one over the pipeline's retriever and corpus)."""
     app = FastAPI(title="AsAt research", version="0.1.0")
     install_error_handlers(app)
     app.add_middleware(BodyLimit, max_bytes=MAX_BODY_BYTES)
@@ -194,6 +231,14 @@ def create_app(
         # Outermost: a request without the token is refused before it takes a slot or is read.
         app.add_middleware(ServiceTokenGuard, token=service_token)
     checks = health or {}
+    gates = [index_gate] if index_gate is not None else []
+
+    def gate() -> IndexGate:
+        """``index_gate``, else one over the pipeline's retriever, made on first use."""
+        if not gates:
+            gates.append(IndexGate(pipeline.ports.retriever.index_report, pipeline.ports.corpus.generation))
+        return gates[0]
+
     own_providers = generators if generators is not None else ProviderGenerators()
     mask_credentials_in_client_logs()  # a practice's base URL may carry user:password@
 
@@ -209,11 +254,15 @@ def create_app(
             return pipeline
         return pipeline.with_generator(own_providers.get(provider))
 
-    @app.post("/v1/research", response_model=wire.ResearchOutcome, responses=_errors(400, 413, 422, 429, 502, 503))
+    @app.post(
+        "/v1/research",
+        response_model=wire.ResearchOutcome,
+        responses={**_errors(400, 413, 422, 429, 502), **UNAVAILABLE},
+    )
     async def research(request: ResearchRequest, http: Request) -> wire.ResearchOutcome | Response:
         """The answer, or an abstention saying why. The model calls end by the deadline
         (``ASAT_RESEARCH_DEADLINE_S``: then an audited ``abstain_deadline``); a client that goes
-        away cancels the model call in flight."""
+        away cancels the model call in flight. 503 ``index_building`` while the index is built."""
         problem = _validate(request)
         if problem:
             return _error(422, "invalid_request", problem)
@@ -222,6 +271,9 @@ def create_app(
             asking = _answering(request.provider)
         except GenerationConfigError as exc:
             return _error(422, "invalid_request", _without(str(exc), key))
+        not_ready = _index_refusal(await run_in_threadpool(gate().now))
+        if not_ready is not None:
+            return not_ready
 
         def work(cancelled: threading.Event) -> ResearchOutcome:
             return asking.answer(
@@ -271,9 +323,10 @@ def create_app(
         "/v1/research/stream",
         response_model=None,  # a stream of events, each a model named in EventStreamResponse
         response_class=StreamingResponse,  # no media type of its own: the 200 below documents the events
-        responses={**_errors(400, 413, 422, 429), 200: EVENT_STREAM},
+        responses={**_errors(400, 413, 422, 429), **UNAVAILABLE, 200: EVENT_STREAM},
     )
     def research_stream(request: ResearchRequest, http: Request) -> StreamingResponse | JSONResponse:
+        """The stages as events, then the result. 503 before the stream while the index is built."""
         problem = _validate(request)
         if problem:
             return _error(422, "invalid_request", problem)
@@ -282,6 +335,9 @@ def create_app(
             asking = _answering(request.provider)
         except GenerationConfigError as exc:
             return _error(422, "invalid_request", _without(str(exc), key))
+        not_ready = _index_refusal(gate().now())
+        if not_ready is not None:
+            return not_ready
 
         def events(cancelled: threading.Event) -> Iterator[str]:
             try:
@@ -313,18 +369,21 @@ def create_app(
         "/v1/research/across-years",
         response_model=None,  # a stream of events, each a model named in ACROSS_YEARS_STREAM
         response_class=StreamingResponse,
-        responses={**_errors(400, 413, 422, 429), 200: ACROSS_YEARS_STREAM},
+        responses={**_errors(400, 413, 422, 429), **UNAVAILABLE, 200: ACROSS_YEARS_STREAM},
     )
     def research_across_years(request: across.AcrossYearsRequest, http: Request) -> StreamingResponse | JSONResponse:
         """The question asked again for every income year in which a provision its answer cited
         changed (``asat_research.across_years``): each year the ordinary pipeline, with its own audit
         row. 422 before anything runs where the period, the question, a source id or the request's
-        own provider is refused."""
+        own provider is refused; 503 while the index is built."""
         key = _key_of(request.provider)
         try:
             prepared = prepare(_answering(request.provider), request)
         except (AcrossYearsRefused, TemporalError, GenerationConfigError) as exc:
             return _error(422, "invalid_request", _without(str(exc), key))
+        not_ready = _index_refusal(gate().now())
+        if not_ready is not None:
+            return not_ready
 
         def events(cancelled: threading.Event) -> Iterator[str]:
             try:
@@ -348,10 +407,27 @@ def create_app(
 
     @app.get("/healthz", response_model=wire.ResearchHealth, responses={503: {"model": wire.ResearchHealth}})
     def healthz(response: Response) -> wire.ResearchHealth:
+        """200 when every check passes and the index is ready; 503 ``building`` while the index is
+        built (the other checks passing), else 503 ``unavailable``."""
         results = {name: bool(check()) for name, check in checks.items()}
-        ok = all(results.values())
-        response.status_code = 200 if ok else 503
-        return wire.ResearchHealth(status="ok" if ok else "unavailable", checks=results)
+        ready = gate().now()
+        results["index"] = ready.state == "ready"
+        others = all(ok for name, ok in results.items() if name != "index")
+        status: Literal["ok", "building", "unavailable"] = "unavailable"
+        if all(results.values()):
+            status = "ok"
+        elif others and ready.state == "building":
+            status = "building"
+        response.status_code = 200 if status == "ok" else 503
+        failing = [name for name, ok in results.items() if not ok]
+        message = ready.message if not results["index"] else f"failing: {', '.join(failing)}" if failing else ""
+        return wire.ResearchHealth(status=status, checks=results, message=message, build=ready.build)
+
+    @app.get("/v1/index/status", response_model=IndexReadiness)
+    def index_status() -> IndexReadiness:
+        """Whether a question can be answered now: ``ready``, ``building`` (the build's percentage,
+        rate and time left in ``build``), ``failed`` (its error) or ``unavailable`` (why)."""
+        return gate().now()
 
     @app.get("/v1/audit", response_model=AuditEntries, responses=_errors(422, 503))
     def audit_recent(

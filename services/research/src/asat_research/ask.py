@@ -8,8 +8,8 @@ reply unchanged. ``--as-known-on DATE`` asks for the law as it then stood: the t
 latest held compilation on or before that day shows it (sent as ``as_known_on`` only when given).
 
 Exit codes: 0 answered; 3 abstained; 2 a usage error, the service not reachable, or the service
-refused the request (422: the question or date; 503: a dependency is down; 401: no service
-token), with a message naming the service and what to do. The service requires the service token:
+refused the request (422: the question or date; 503: a dependency is down, or the index is being
+built; 401: no service token), with a message naming the service and what to do. The service requires the service token:
 it is sent from ``ASAT_SERVICE_TOKEN`` (``make up`` writes it to var/secrets/service-token).
 """
 
@@ -161,6 +161,10 @@ def post(url: str, request: ResearchRequest, timeout: float, service_token: str 
         ) from None
 
 
+# The 503s of a question while the index is being built or after its build failed (asat_research.index_gate).
+INDEX_REFUSALS = ("index_building", "index_build_failed")
+
+
 def refusal(url: str, response: httpx.Response) -> str:
     """What an error reply says, in a sentence naming the service."""
     try:
@@ -175,6 +179,8 @@ def refusal(url: str, response: httpx.Response) -> str:
             f"the research service at {url} refused the request (HTTP 401): {message or response.text[:200]}; "
             f"set {SERVICE_TOKEN_ENV}, e.g. export {SERVICE_TOKEN_ENV}=$(cat var/secrets/service-token)"
         )
+    if response.status_code == 503 and isinstance(body, dict) and body.get("error") in INDEX_REFUSALS:
+        return f"the research service at {url} cannot answer yet: {message}; `make status` shows the index's build"
     if response.status_code == 503 and isinstance(body, dict):
         dependency = body.get("dependency", "a dependency")
         return (

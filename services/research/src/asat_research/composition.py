@@ -39,6 +39,7 @@ from asat_research.corpus_view import CorpusView
 from asat_research.gate import GateConfig
 from asat_research.generation.factory import GenerationConfigError, generator_from, settings_from_env
 from asat_research.generation.per_request import ProviderGenerators
+from asat_research.index_gate import IndexGate
 from asat_research.pipeline import PipelineSettings, ResearchPipeline, ResearchPorts
 from asat_research.relevance.domain_reranker import DEFAULT_MODEL_DIR, DomainReranker
 from asat_research.relevance.ltr_model import RankerModelError
@@ -75,6 +76,7 @@ class ResearchService:
     max_concurrent: int = 32  # ASAT_RESEARCH_MAX_CONCURRENT
     # The generators of requests' own providers (ResearchRequest.provider), with research's seed.
     generators: ProviderGenerators = field(default_factory=ProviderGenerators)
+    index_gate: IndexGate | None = None  # whether the index may answer now (None: the API builds its own)
 
     def close(self) -> None:
         for close in self.closers:
@@ -179,13 +181,10 @@ def build_service(
         ),
     )
 
-    def index_ready() -> bool:
-        try:
-            return retriever.index_generation() == view.generation
-        except Exception:
-            return False
-
-    health: dict[str, Callable[[], Any]] = {"verifier": verifier.healthy, "index": index_ready}
+    # Whether the index may answer now (ready, being built, its build failed): read by every
+    # question and by /healthz, asked of ingest at most every two seconds.
+    index_gate = IndexGate(retriever.index_report, view.generation)
+    health: dict[str, Callable[[], Any]] = {"verifier": verifier.healthy, "index": index_gate.ready}
     if isinstance(audit, ReconnectingAuditStore):
         health["audit_db"] = audit.healthy
     anchors = None
@@ -196,4 +195,4 @@ def build_service(
         except (KeyFileError, ValueError) as exc:
             raise ResearchConfigError(f"ASAT_AUDIT_PUBLIC_KEY_FILE: {exc}") from exc
     generators = ProviderGenerators(seed=generation.seed)
-    return ResearchService(pipeline, health, closers, anchors, settings.max_concurrent, generators)
+    return ResearchService(pipeline, health, closers, anchors, settings.max_concurrent, generators, index_gate)

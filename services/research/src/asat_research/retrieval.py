@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from asat_corpus.contracts.search import IndexBuild
+
 
 class RetrievalUnavailable(Exception):
     """The index cannot be queried (down, missing or stale); the message names what to run."""
@@ -32,6 +34,17 @@ class SearchResult:
     embedder: str
 
 
+@dataclass(frozen=True)
+class IndexReport:
+    """What the index service says of its index: its state (``asat_corpus.contracts.search.
+    IndexStateName``), in words, the generation stamped on it, and its build running now or last."""
+
+    state: str
+    message: str
+    corpus_generation: str | None
+    build: IndexBuild | None
+
+
 class Retriever(Protocol):
     def search(
         self, query: str, income_year: int, limit: int, acts: tuple[str, ...] | None = None, axis: str = "in_force"
@@ -41,3 +54,8 @@ class Retriever(Protocol):
         ...
 
     def index_generation(self) -> str: ...
+
+    def index_report(self) -> IndexReport:
+        """The index's state and build now; raises :class:`RetrievalUnavailable` when the index
+        service cannot say (down, or an unusable reply)."""
+        ...

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ValidationError
 from asat_corpus.contracts.errors import describe_validation_error
 from asat_corpus.contracts.search import IndexInfo, SearchReply, SearchRequest
 from asat_corpus.service_token import bearer_headers
-from asat_research.retrieval import Hit, RetrievalUnavailable, SearchResult
+from asat_research.retrieval import Hit, IndexReport, RetrievalUnavailable, SearchResult
 from asat_research.unusable_reply import UnusableReply
 
 INGEST = "the ingest service"
@@ -97,6 +97,10 @@ class HttpRetriever:
         if info.state != "ready" or info.corpus_generation is None:
             raise RetrievalUnavailable(f"the index is not ready ({info.state}): {info.message}")
         return info.corpus_generation
+
+    def index_report(self) -> IndexReport:
+        info = self._call("GET", "/v1/index", IndexInfo)
+        return IndexReport(info.state, info.message, info.corpus_generation, info.build)
 
     def close(self) -> None:
         self._client.close()

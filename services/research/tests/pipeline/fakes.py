@@ -17,6 +17,7 @@ from typing import Any
 
 from asat_audit.memory_store import InMemoryAuditStore
 from asat_corpus.act import ActRef
+from asat_corpus.contracts.search import IndexBuild
 from asat_corpus.contracts.verification import (
     ClaimFailure,
     ClaimReason,
@@ -38,7 +39,7 @@ from asat_research.generation.extractive import ExtractiveGenerator
 from asat_research.generation.port import Generation, Generator, NumberedSpan, Selection
 from asat_research.pipeline import PipelineSettings, ResearchPipeline, ResearchPorts
 from asat_research.rerank import EmbeddingCosineReranker
-from asat_research.retrieval import Hit, RetrievalUnavailable, SearchResult
+from asat_research.retrieval import Hit, IndexReport, RetrievalUnavailable, SearchResult
 from asat_research.verifier_client import VerifierUnavailable
 
 HORIZON = 2026
@@ -179,6 +180,7 @@ class CountingRetriever:
     scores: dict[str, float] = field(default_factory=dict)
     down: str | None = None  # a RetrievalUnavailable message: the index is down
     generation: str | None = None  # the corpus generation to report, when not the view's
+    building: IndexBuild | None = None  # a build the index service reports (running, or failed)
     calls: list[tuple[str, int, str]] = field(default_factory=list)
 
     def search(
@@ -198,6 +200,18 @@ class CountingRetriever:
 
     def index_generation(self) -> str:
         return self.generation or self.view.generation
+
+    def index_report(self) -> IndexReport:
+        """Ready with the generation (unless ``down``); ``building``, when set, as the build
+        running now (or, when failed, the last one, the index then incomplete)."""
+        if self.down is not None:
+            raise RetrievalUnavailable(self.down)
+        build = self.building
+        if build is None:
+            return IndexReport("ready", "ready", self.index_generation(), None)
+        if build.state == "failed":
+            return IndexReport("incomplete", "the index build did not finish", None, build)
+        return IndexReport("building", build.message, None, build)
 
 
 @dataclass

@@ -5,6 +5,9 @@ to the browser (same origin), each stage as it arrives and the decision rendered
 ``GET /period`` says, as the question is typed, what period it would be answered for (research's
 ``POST /v1/period``): the period is read from the question unless the form names one, and a
 question naming one period asked with another is refused, offering both.
+While the index is being built (research's ``GET /v1/index/status``), the research and chat pages
+show its progress (``asat_web.index_view``; ``GET /index-status`` as JSON, polled by the page) with
+the form disabled, and a question research refuses as ``index_building`` is shown as a notice.
 A research reply that breaks its contract, or an unexpected error status from it, is a 502 page
 naming the research service; research down (or answering 503) is a 503 page.
 ``/documents`` uploads invoices and receipts to the extraction service (``ASAT_EXTRACTION_URL``),
@@ -93,10 +96,17 @@ from asat_web.history import (
     history_rows,
     request_period,
 )
+from asat_web.index_view import IndexView, index_view, unknown_view
 from asat_web.labels import default_income_year, period_preview
 from asat_web.practice_provider import practice_provider, provider_field
 from asat_web.rendering import Renderer
-from asat_web.research_client import ResearchClient, ResearchRejected, ResearchReplyError, ResearchUnavailable
+from asat_web.research_client import (
+    IndexNotReady,
+    ResearchClient,
+    ResearchRejected,
+    ResearchReplyError,
+    ResearchUnavailable,
+)
 from asat_web.security_headers import add_security_headers
 from asat_web.settings import WebSettings
 from asat_web.settings_pages import SettingsDeps, settings_router
@@ -336,9 +346,33 @@ def create_app(
     def home() -> RedirectResponse:
         return RedirectResponse("/research", status_code=303)
 
+    async def index_now() -> IndexView:
+        """The index's readiness as the question pages show it; ``unknown`` (the form usable, and
+        why research could not say) when research cannot be asked."""
+        try:
+            return index_view(await research.index_status())
+        except (ResearchUnavailable, ResearchRejected) as exc:
+            return unknown_view(str(exc))
+
     @app.get("/research", response_class=HTMLResponse)
-    def research_page() -> HTMLResponse:
-        return page("research.html", turn=None, question="", **form_defaults())
+    async def research_page() -> HTMLResponse:
+        index = await index_now()
+        return page("research.html", turn=None, question="", index=index, **await run_in_threadpool(form_defaults))
+
+    @app.get(
+        "/index-status",
+        response_model=IndexView,
+        responses={502: {"model": ErrorBody}, 503: {"model": ErrorBody}},
+    )
+    async def index_status() -> IndexView | JSONResponse:
+        """Whether questions can be asked now and how far the index's build has got (the research
+        and chat pages poll it while the index is being built)."""
+        try:
+            return index_view(await research.index_status())
+        except ResearchReplyError as exc:
+            return JSONResponse({"error": "dependency_unusable", "message": str(exc)}, status_code=502)
+        except (ResearchUnavailable, ResearchRejected) as exc:
+            return JSONResponse({"error": "dependency_unavailable", "message": str(exc)}, status_code=503)
 
     @app.post("/research", response_class=HTMLResponse)
     async def research_form(request: Request) -> HTMLResponse:
@@ -368,13 +402,22 @@ def create_app(
             return page("research.html", status=422, turn=None, problem=str(exc), **context)
         except ResearchReplyError as exc:
             return page("research.html", status=502, turn=None, problem=str(exc), **context)
+        except IndexNotReady as exc:
+            # A notice with the build's progress (the form disabled), not an error page.
+            refused = page(
+                "research.html", status=503, turn=None, index=index_view(exc.readiness()), index_refused=True, **context
+            )
+            if exc.retry_after is not None:
+                refused.headers["retry-after"] = str(exc.retry_after)
+            return refused
         except ResearchUnavailable as exc:
             return page("research.html", status=503, turn=None, problem=str(exc), **context)
         return page("research.html", turn={"question": question, "html": result["html"]}, **context)
 
     @app.get("/chat", response_class=HTMLResponse)
-    def chat_page() -> HTMLResponse:
-        return page("chat.html", **form_defaults())
+    async def chat_page() -> HTMLResponse:
+        index = await index_now()
+        return page("chat.html", index=index, **await run_in_threadpool(form_defaults))
 
     @app.get("/period", response_model=PeriodRead, responses={422: {}, 502: {}, 503: {}})
     async def period(

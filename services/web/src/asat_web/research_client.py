@@ -2,7 +2,8 @@
 
 Every reply is read as its ``asat_corpus.contracts`` model. Failures become
 :class:`ResearchUnavailable` (the service cannot be reached, or answered 503: says how to start
-it), :class:`ResearchRejected` (it refused the request itself, 404 or 422: carries its message) or
+it; :class:`IndexNotReady` when the 503 says the index is being built or its build failed, with
+the build), :class:`ResearchRejected` (it refused the request itself, 404 or 422: carries its message) or
 :class:`ResearchReplyError` (any other error status, or a reply that breaks the contract: the
 pages answer 502 naming the research service).
 """
@@ -19,7 +20,8 @@ from pydantic import BaseModel, ValidationError
 from asat_corpus.contracts.audit_log import AuditEntryOut, ChainReportOut
 from asat_corpus.contracts.errors import describe_validation_error
 from asat_corpus.contracts.provider import ProviderCheckReply
-from asat_corpus.contracts.research import PeriodPreview, ResearchOutcome
+from asat_corpus.contracts.research import PeriodPreview, ResearchOutcome, UnavailableBody
+from asat_corpus.contracts.search import IndexBuild, IndexReadiness
 from asat_corpus.contracts.source_view import SourceOut
 from asat_corpus.service_token import bearer_headers
 from asat_web.source_path import NotASourceId, source_path
@@ -38,6 +40,30 @@ Reply = TypeVar("Reply", bound=BaseModel)
 
 class ResearchUnavailable(Exception):
     """The research service is down, unreachable or failed; nothing is shown as an answer."""
+
+
+class IndexNotReady(ResearchUnavailable):
+    """Research refused a question because the index is being built (``index_building``) or its
+    build failed (``index_build_failed``): shown as a notice with the build's progress, never as an
+    answer. ``build`` is the build research reported; ``retry_after`` its ``Retry-After``."""
+
+    def __init__(self, error: str, message: str, build: IndexBuild | None, retry_after: int | None) -> None:
+        super().__init__(message)
+        self.error = error
+        self.build = build
+        self.retry_after = retry_after
+
+    @property
+    def building(self) -> bool:
+        return self.error == INDEX_BUILDING
+
+    def readiness(self) -> IndexReadiness:
+        """The refusal as the index's readiness (what the page shows)."""
+        return IndexReadiness(state="building" if self.building else "failed", message=str(self), build=self.build)
+
+
+INDEX_BUILDING = "index_building"
+INDEX_REFUSALS = frozenset({INDEX_BUILDING, "index_build_failed"})
 
 
 class ResearchReplyError(ResearchUnavailable):
@@ -133,6 +159,10 @@ class ResearchClient:
     async def audit_verify(self) -> ChainReportOut:
         return await self._call("GET", "/v1/audit/verify", ChainReportOut)
 
+    async def index_status(self) -> IndexReadiness:
+        """``GET /v1/index/status``: whether a question can be answered now (the build's progress)."""
+        return await self._call("GET", "/v1/index/status", IndexReadiness)
+
     async def _call(self, method: str, path: str, model: type[Reply], **kwargs: Any) -> Reply:
         try:
             reply = await self._client.request(method, f"{self.base_url}{path}", headers=self._auth, **kwargs)
@@ -154,6 +184,9 @@ class ResearchClient:
             return
         message = _message(reply)
         if reply.status_code == 503:
+            refused = _index_refusal(reply)
+            if refused is not None:
+                raise refused
             raise ResearchUnavailable(f"the research service cannot answer now (503): {message}")
         if reply.status_code in REFUSALS:
             raise ResearchRejected(reply.status_code, message)
@@ -172,6 +205,19 @@ async def _events(reply: httpx.Response) -> AsyncIterator[SseEvent]:
             yield event
     for event in parser.close():
         yield event
+
+
+def _index_refusal(reply: httpx.Response) -> IndexNotReady | None:
+    """A 503 saying the index is being built or its build failed, as :class:`IndexNotReady`;
+    ``None`` for any other 503 (a body that is not an ``UnavailableBody`` included)."""
+    try:
+        body = UnavailableBody.model_validate_json(reply.content)
+    except ValidationError:
+        return None
+    if body.error not in INDEX_REFUSALS:
+        return None
+    raw = reply.headers.get("retry-after", "")
+    return IndexNotReady(body.error, body.message, body.build, int(raw) if raw.isdigit() else None)
 
 
 def _message(reply: httpx.Response) -> str:

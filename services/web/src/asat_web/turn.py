@@ -19,7 +19,7 @@ from asat_web.history import Recorder
 from asat_web.outcome import outcome_view
 from asat_web.question_marks import question_words
 from asat_web.rendering import Renderer
-from asat_web.research_client import ResearchClient, ResearchRejected, ResearchUnavailable
+from asat_web.research_client import IndexNotReady, ResearchClient, ResearchRejected, ResearchUnavailable
 from asat_web.sources_rail import number_sources
 from asat_web.sse import SseEvent, format_event
 
@@ -78,6 +78,13 @@ def render_outcome(renderer: Renderer, reply: ResearchOutcome, request: TurnRequ
 
 def render_error(renderer: Renderer, message: str, dependency: str | None = None) -> dict[str, Any]:
     return {"html": renderer.render("_error.html", message=message, dependency=dependency)}
+
+
+def render_index_notice(renderer: Renderer, refused: IndexNotReady) -> dict[str, Any]:
+    """A question research refused while the index is being built (or after its build failed):
+    a notice with the build's progress, never an answer and not an error of the question's."""
+    html = renderer.render("_index_notice.html", building=refused.building, message=str(refused))
+    return {"html": html}
 
 
 def translate(renderer: Renderer, event: SseEvent, request: TurnRequest) -> str | None:
@@ -142,6 +149,9 @@ async def browser_events(
                     continue
                 finished = finished or text.startswith(("event: result", "event: error"))
                 yield text
+    except IndexNotReady as exc:
+        yield format_event("error", render_index_notice(renderer, exc))
+        return
     except (ResearchUnavailable, ResearchRejected) as exc:
         yield format_event("error", render_error(renderer, str(exc)))
         return

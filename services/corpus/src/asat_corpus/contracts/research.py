@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from asat_corpus.contracts.decisions import Decision, is_answered
 from asat_corpus.contracts.errors import ErrorBody
 from asat_corpus.contracts.provider import GenerationProvider
+from asat_corpus.contracts.search import IndexBuild
 from asat_corpus.resolution import Status
 
 MAX_QUESTION_CHARS = 2000
@@ -272,10 +273,25 @@ class StreamError(ErrorBody):
 
 
 class ResearchHealth(_Reply):
-    """``GET /healthz``: 200 when every dependency answers, else 503 with the failing checks false."""
+    """``GET /healthz``: 200 when every dependency answers and the index is ready; else 503, with
+    ``building`` while the index is being built (``build`` says how far) and ``unavailable``
+    otherwise (the failing checks false; ``build`` says why the last build failed, if it did)."""
 
-    status: Literal["ok", "unavailable"]
+    status: Literal["ok", "building", "unavailable"]
     checks: dict[str, bool]
+    message: str = Field(default="", description="Why it is not ok, e.g. 'index building, 42% done (...)'.")
+    build: IndexBuild | None = Field(default=None, description="The index's build running now, or its last one.")
+
+
+class UnavailableBody(ErrorBody):
+    """503 of a question: a dependency is down (``dependency_unavailable``), the index is being
+    built (``index_building``, with ``Retry-After``) or its build failed (``index_build_failed``);
+    for the last two, ``build`` says how far it got or why it failed. Never an answer from a
+    partial index."""
+
+    build: IndexBuild | None = Field(
+        default=None, description="The index's build, for index_building and index_build_failed."
+    )
 
 
 class ProvisionOnDay(_Reply):

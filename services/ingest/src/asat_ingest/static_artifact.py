@@ -1,0 +1,81 @@
+"""The static embedding model's files on disk and the card that vouches for them.
+
+``models/static-minilm/`` holds a model2vec ``StaticModel`` (``model.safetensors``,
+``tokenizer.json``, ``config.json``, ``modules.json``) written by :mod:`asat_ingest.distill_static`,
+with ``card.json`` (how it was made, and the sha256 of every artifact) and ``MODEL_CARD.md`` (the
+same, for people). Every artifact is read once and its bytes checked against the card before they
+are used: a missing or changed file is refused with what to run, never quietly replaced.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from asat_ingest.embedder import EmbedderError
+
+DEFAULT_MODEL_DIR = Path(__file__).resolve().parents[4] / "models" / "static-minilm"
+CARD_FILE = "card.json"
+REBUILD_HINT = (
+    "run `make static-embedder` (part of `make models`), restore models/static-minilm/ from git, "
+    "or point ASAT_STATIC_EMBEDDER_DIR at a copy"
+)
+
+
+def artifacts_digest(artifacts: dict[str, str]) -> str:
+    """One sha256 over every artifact's name and hash (pure): it changes when any artifact does."""
+    lines = "".join(f"{name}\0{digest}\n" for name, digest in sorted(artifacts.items()))
+    return hashlib.sha256(lines.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class CheckedArtifact:
+    """A model directory's card and the bytes of every artifact, each matching the card's sha256."""
+
+    directory: Path
+    card: dict[str, Any]
+    artifacts: dict[str, str]  # name -> sha256
+    blobs: dict[str, bytes]  # name -> the bytes that were checked
+
+    @property
+    def digest(self) -> str:
+        return artifacts_digest(self.artifacts)
+
+    @property
+    def dim(self) -> int:
+        return int(self.card["dim"])
+
+    @property
+    def max_tokens(self) -> int:
+        return int(self.card["hyper_parameters"]["max_tokens"])
+
+
+def read_checked(directory: Path) -> CheckedArtifact:
+    """The card of ``directory`` and the bytes of every artifact it lists, each checked against its sha256."""
+    card_file = directory / CARD_FILE
+    if not card_file.is_file():
+        raise EmbedderError(f"the static embedding model is missing ({card_file} does not exist): {REBUILD_HINT}")
+    try:
+        card: dict[str, Any] = json.loads(card_file.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise EmbedderError(f"{card_file} cannot be read ({exc}): {REBUILD_HINT}") from exc
+    artifacts = card.get("artifacts")
+    if not isinstance(artifacts, dict) or not artifacts or not isinstance(card.get("dim"), int):
+        raise EmbedderError(f"{card_file} lists no artifacts or no dim: {REBUILD_HINT}")
+    blobs: dict[str, bytes] = {}
+    for name, expected in sorted(artifacts.items()):
+        path = directory / str(name)
+        if not path.is_file():
+            raise EmbedderError(f"{path} is missing: {REBUILD_HINT}")
+        blob = path.read_bytes()
+        actual = hashlib.sha256(blob).hexdigest()
+        if actual != expected:
+            raise EmbedderError(
+                f"{path} does not match its model card (sha256 {actual[:12]}, card {str(expected)[:12]}): "
+                f"the static embedding model was changed; {REBUILD_HINT}"
+            )
+        blobs[str(name)] = blob
+    return CheckedArtifact(directory, card, {str(k): str(v) for k, v in artifacts.items()}, blobs)
