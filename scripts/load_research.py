@@ -42,6 +42,20 @@ class LevelResult:
     requests: int = 0
     statuses: Counter[str] = field(default_factory=Counter)
     latencies_ms: list[float] = field(default_factory=list)  # of the 200 replies
+    refusals: Counter[str] = field(default_factory=Counter)  # "<status> <error> (<dependency>)": what a non-200 said
+    messages: dict[str, str] = field(default_factory=dict)  # the first message of each refusal kind
+
+    def note_refusal(self, reply: httpx.Response) -> None:
+        try:
+            body = reply.json()
+        except ValueError:
+            body = {}
+        body = body if isinstance(body, dict) else {}
+        kind = f"{reply.status_code} {body.get('error', '?')}" + (
+            f" ({body['dependency']})" if body.get("dependency") else ""
+        )
+        self.refusals[kind] += 1
+        self.messages.setdefault(kind, str(body.get("message", reply.text[:200])))
 
     @property
     def errors(self) -> int:
@@ -58,6 +72,8 @@ class LevelResult:
             "p99_ms": percentile(self.latencies_ms, 0.99),
             "statuses": dict(sorted(self.statuses.items())),
             "errors": self.errors,
+            "refusals": dict(sorted(self.refusals.items())),
+            "messages": dict(sorted(self.messages.items())),
         }
 
 
@@ -102,6 +118,8 @@ async def run_level(
                 status = str(reply.status_code)
                 if reply.status_code == 429:
                     pause = max(pause, retry_after_s(reply.headers.get("retry-after")))
+                if reply.status_code != 200:
+                    result.note_refusal(reply)
             except httpx.HTTPError as exc:
                 status = f"transport:{type(exc).__name__}"
             elapsed = (time.perf_counter() - started) * 1000

@@ -4,6 +4,11 @@ It runs as its own process (``python -m asat_audit checkpointer``) with the only
 private key, connected as the app role (it reads rows and inserts checkpoints; it cannot change
 a row). Before signing it checks the chain and the earlier checkpoints: it never signs a log that
 is already broken, so a checkpoint only ever vouches for rows that were intact when it was made.
+
+A checkpoint goes to the file first and to the database second. When the database is down
+between the two, the checkpointer keeps running (the round fails, the next one tries again), and
+the next round first stores again, exactly as signed, the checkpoints the file holds and the
+database lacks (``checkpoint_sync``), so the two copies never disagree for more than an outage.
 """
 
 from __future__ import annotations
@@ -17,8 +22,9 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from asat_audit.checkpoint import Checkpoint, sign
 from asat_audit.checkpoint_file import append_checkpoint, read_checkpoints
+from asat_audit.checkpoint_sync import CheckpointCopiesDiffer, unstored
 from asat_audit.integrity import check_integrity
-from asat_audit.store import AuditStore
+from asat_audit.store import AuditReadError, AuditStore, AuditWriteError
 
 
 class CheckpointRefused(Exception):
@@ -43,8 +49,9 @@ class Schedule:
 
 def make_checkpoint(store: AuditStore, file: Path, key: Ed25519PrivateKey, now: datetime) -> Checkpoint | None:
     """Sign the rows stored since the last checkpoint (``None`` when there are none): appended to
-    ``file`` (flushed) and then stored in the database. Raises :class:`CheckpointRefused` when the
-    chain or an earlier checkpoint does not hold."""
+    ``file`` (flushed) and then stored in the database. The file's checkpoints a crash kept from
+    the database are stored first. Raises :class:`CheckpointRefused` when the chain or an earlier
+    checkpoint does not hold, or the two copies differ otherwise than by such a lost write."""
     existing = read_checkpoints(file)
     links = list(store.iter_links())
     report = check_integrity(links, existing, key.public_key())
@@ -54,6 +61,12 @@ def make_checkpoint(store: AuditStore, file: Path, key: Ed25519PrivateKey, now: 
             f"the audit log does not verify (first bad row {where}): no checkpoint is signed over it; run "
             "`python -m asat_audit verify` for the details"
         )
+    try:
+        lost = unstored(existing, store.checkpoints())
+    except CheckpointCopiesDiffer as exc:
+        raise CheckpointRefused(f"{exc}: no checkpoint is signed; run `python -m asat_audit verify`") from exc
+    for checkpoint in lost:
+        store.add_checkpoint(checkpoint)
     after = existing[-1].last_id if existing else 0
     new = [link for link in links if link.id > after]
     if not new:
@@ -74,16 +87,23 @@ def run_checkpointer(
     keep_going: Callable[[], bool],
     poll_seconds: float = 5.0,
     on_checkpoint: Callable[[Checkpoint], None] = lambda _: None,
+    on_outage: Callable[[Exception], None] = lambda _: None,
 ) -> None:
-    """Poll the log; sign whenever :meth:`Schedule.due` says so, until ``keep_going()`` is false."""
+    """Poll the log; sign whenever :meth:`Schedule.due` says so, until ``keep_going()`` is false.
+    A round the database fails (down, timed out) is reported to ``on_outage`` and tried again at
+    the next poll; a broken log (:class:`CheckpointRefused`) ends the loop."""
     while keep_going():
-        existing = read_checkpoints(file)
-        anchored = existing[-1].last_id if existing else 0
-        newest = store.last(1)
-        pending = (newest[0].id - anchored) if newest else 0
-        since = (clock() - existing[-1].signed_at).total_seconds() if existing else None
-        if schedule.due(pending, since):
-            made = make_checkpoint(store, file, key, clock())
-            if made is not None:
-                on_checkpoint(made)
+        try:
+            existing = read_checkpoints(file)
+            anchored = existing[-1].last_id if existing else 0
+            newest = store.last(1)
+            pending = (newest[0].id - anchored) if newest else 0
+            since = (clock() - existing[-1].signed_at).total_seconds() if existing else None
+            stored = len(store.checkpoints())
+            if schedule.due(pending, since) or stored < len(existing):
+                made = make_checkpoint(store, file, key, clock())
+                if made is not None:
+                    on_checkpoint(made)
+        except (AuditReadError, AuditWriteError) as exc:
+            on_outage(exc)
         sleep(poll_seconds)

@@ -200,7 +200,16 @@ def _checkpoint(args: argparse.Namespace, env: Mapping[str, str], out: TextIO, e
                 return EXIT_OK
             schedule = Schedule(args.every_rows, args.every_seconds)
             run_checkpointer(
-                store, file, key, schedule, lambda: datetime.now(UTC), time.sleep, lambda: True, args.poll_seconds, said
+                store,
+                file,
+                key,
+                schedule,
+                lambda: datetime.now(UTC),
+                time.sleep,
+                lambda: True,
+                args.poll_seconds,
+                said,
+                lambda exc: print(f"audit checkpointer: {exc}; trying again at the next poll", file=err, flush=True),
             )
             return EXIT_OK
     except CheckpointRefused as exc:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
+
+import numpy as np
 
 from asat_corpus.contracts.search import MAX_SEARCH_LIMIT
 from asat_corpus.income_year import MAX_INCOME_YEAR, MIN_INCOME_YEAR
@@ -42,10 +43,13 @@ class SearchHit:
 
 
 def _cosine(a: Sequence[float], b: Sequence[float]) -> float:
-    dot = sum(x * y for x, y in zip(a, b, strict=True))
-    na = math.sqrt(sum(x * x for x in a))
-    nb = math.sqrt(sum(y * y for y in b))
-    return dot / (na * nb) if na and nb else 0.0
+    va = np.asarray(a, dtype=np.float64)
+    vb = np.asarray(b, dtype=np.float64)
+    if va.shape != vb.shape:
+        raise ValueError(f"cannot compare a {va.shape[0]}-dimensional vector with a {vb.shape[0]}-dimensional one")
+    na = float(np.linalg.norm(va))
+    nb = float(np.linalg.norm(vb))
+    return float(va @ vb) / (na * nb) if na and nb else 0.0
 
 
 def check_search_input(
