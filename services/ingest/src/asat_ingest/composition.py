@@ -100,10 +100,18 @@ def config_from_env(env: Mapping[str, str] | None = None) -> IngestConfig:
     )
 
 
-def build_embedder(config: IngestConfig) -> Embedder:
+# Queries come one per call and many at once: one onnxruntime thread per call answers more of them a
+# second than two threads per call contending for two cores (ingest's CPU per question at 20
+# concurrent clients fell from 47 to 27 ms; scripts/load_research.py). A build embeds one batch at a
+# time, so it keeps onnxruntime's default (every core).
+QUERY_THREADS = 1
+
+
+def build_embedder(config: IngestConfig, for_queries: bool = False) -> Embedder:
+    """The configured embedder; ``for_queries``: set up for many small concurrent calls."""
     vc = config.vector_config
     if vc.embedder == "minilm":
-        return MiniLmOnnxEmbedder()
+        return MiniLmOnnxEmbedder(threads=QUERY_THREADS if for_queries else None)
     if vc.embedder == "static":
         static = StaticEmbedder(config.static_model_dir)  # EmbedderError when missing or changed
         if static.dim != vc.dim:

@@ -128,7 +128,8 @@ class IngestRuntime:
         self.jobs: dict[str, BuildJob] = {}
         self._running: BuildJob | None = None
         self._last: BuildJob | None = None
-        self.searcher = IndexSearcher(self.index, self.embedder, self.cache, self.known_acts)
+        # Its own instance (the same model and identity), set up for concurrent queries.
+        self.searcher = IndexSearcher(self.index, build_embedder(config, for_queries=True), self.cache, self.known_acts)
 
     def status(self) -> IndexStatus:
         """Read without the lock (the stamp is a small atomically replaced record)."""
