@@ -93,3 +93,15 @@ def test_a_document_that_cannot_be_serialised_is_unreadable(entries: list[AuditE
     report = verify_chain(links)
     assert report.broken is not None
     assert report.broken.kind == BreakKind.UNREADABLE
+
+
+def test_the_rows_after_a_vouched_row_are_checked_from_it(entries: list[AuditEntry]) -> None:
+    links = [link_of(entry) for entry in entries]
+    after = links[1]
+    report = verify_chain(links[2:], after_id=after.id, after_hash=after.hash)
+    assert report.ok and report.checked == 3 and report.last_id == 5
+    # Rows that do not follow the vouched row break at the first of them.
+    wrong = verify_chain(links[3:], after_id=after.id, after_hash=after.hash)
+    assert not wrong.ok and wrong.broken is not None and wrong.broken.id == 4
+    forged = verify_chain(links[2:], after_id=after.id, after_hash="f" * 64)
+    assert not forged.ok and forged.broken is not None and forged.broken.id == 3

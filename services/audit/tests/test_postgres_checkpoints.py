@@ -22,7 +22,7 @@ from psycopg.types.json import Jsonb
 
 from asat_audit.canonical import chain_hash
 from asat_audit.checkpoint_file import load_private_key, read_checkpoints
-from asat_audit.checkpointer import Schedule, make_checkpoint, run_checkpointer
+from asat_audit.checkpointer import CheckpointRefused, Schedule, make_checkpoint, run_checkpointer
 from asat_audit.cli import EXIT_BROKEN, EXIT_OK, EXIT_UNAVAILABLE, main
 from asat_audit.postgres_rows import JSON_COLUMNS, row_document
 from asat_audit.postgres_store import PostgresAuditStore
@@ -237,3 +237,66 @@ def test_the_checkpointer_keeps_running_through_an_outage(
         )
         assert store.checkpoints() == read_checkpoints(file)
     assert _verify(signed_log)[1]["ok"]
+
+
+class _CountingReads:
+    """The store, with the rows each read of the links started after."""
+
+    def __init__(self, store: PostgresAuditStore) -> None:
+        self._store = store
+        self.reads_after: list[int] = []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
+
+    def iter_links(self, after_id: int = 0) -> Any:
+        self.reads_after.append(after_id)
+        return self._store.iter_links(after_id)
+
+
+def test_a_later_checkpoint_reads_only_the_rows_since_the_last(
+    signed_log: dict[str, str], clean_audit_log: Any, make_record: Any
+) -> None:
+    file = Path(signed_log["ASAT_AUDIT_CHECKPOINT_FILE"])
+    key = load_private_key(Path(signed_log["ASAT_AUDIT_SIGNING_KEY_FILE"]))
+    with PostgresAuditStore(clean_audit_log.app_url) as store:
+        store.append(make_record(5))
+        counting = _CountingReads(store)
+        made = make_checkpoint(counting, file, key, datetime.now(UTC), whole_log=False)  # type: ignore[arg-type]
+        assert made is not None and (made.first_id, made.last_id) == (6, 6)
+        assert counting.reads_after == [4]  # from the last checkpoint's last row (5) on
+    assert _verify(signed_log)[1]["ok"]
+
+
+def test_a_rewrite_carried_forward_is_caught_by_a_later_checkpoint_too(
+    signed_log: dict[str, str], clean_audit_log: Any, make_record: Any
+) -> None:
+    file = Path(signed_log["ASAT_AUDIT_CHECKPOINT_FILE"])
+    key = load_private_key(Path(signed_log["ASAT_AUDIT_SIGNING_KEY_FILE"]))
+    with PostgresAuditStore(clean_audit_log.app_url) as store:
+        store.append(make_record(5))
+    _recompute_from(clean_audit_log.admin_url, 3, "UPDATE research.audit_log SET question = 'x' WHERE id = 3")
+    with (
+        PostgresAuditStore(clean_audit_log.app_url) as store,
+        pytest.raises(CheckpointRefused, match="first bad row 5"),
+    ):
+        make_checkpoint(store, file, key, datetime.now(UTC), whole_log=False)
+
+
+def test_a_new_row_that_does_not_verify_is_not_signed_by_a_later_checkpoint(
+    signed_log: dict[str, str], clean_audit_log: Any, make_record: Any
+) -> None:
+    file = Path(signed_log["ASAT_AUDIT_CHECKPOINT_FILE"])
+    key = load_private_key(Path(signed_log["ASAT_AUDIT_SIGNING_KEY_FILE"]))
+    with PostgresAuditStore(clean_audit_log.app_url) as store:
+        store.append(make_record(5))
+        store.append(make_record(6))
+    with psycopg.connect(clean_audit_log.admin_url, autocommit=True) as admin, admin.transaction():
+        admin.execute("ALTER TABLE research.audit_log DISABLE TRIGGER USER")
+        admin.execute("UPDATE research.audit_log SET question = 'x' WHERE id = 7")
+        admin.execute("ALTER TABLE research.audit_log ENABLE TRIGGER USER")
+    with (
+        PostgresAuditStore(clean_audit_log.app_url) as store,
+        pytest.raises(CheckpointRefused, match="first bad row 7"),
+    ):
+        make_checkpoint(store, file, key, datetime.now(UTC), whole_log=False)

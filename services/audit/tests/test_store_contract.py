@@ -140,6 +140,8 @@ class StoreContract:
     def test_links_and_checkpoints(self, store: AuditStore, make_record: Any) -> None:
         appended = [store.append(make_record(n)) for n in range(3)]
         assert [(link.id, link.hash) for link in store.iter_links()] == [(e.id, e.hash) for e in appended]
+        assert [link.id for link in store.iter_links(after_id=1)] == [2, 3]
+        assert list(store.iter_links(after_id=3)) == []
         assert store.checkpoints() == ()
         key = Ed25519PrivateKey.generate()
         moment = datetime(2026, 12, 3, tzinfo=UTC)

@@ -62,15 +62,17 @@ def link_of(entry: AuditEntry) -> ChainLink:
     )
 
 
-def verify_chain(links: Iterable[ChainLink]) -> ChainReport:
+def verify_chain(links: Iterable[ChainLink], after_id: int = 0, after_hash: str = GENESIS_HASH) -> ChainReport:
     """Check ids run 1, 2, 3, ..., each prev_hash is the previous hash, each hash covers its row.
 
     Stops at the first broken link. ``last_id`` and ``last_hash`` are those of the last intact
     row (0 and 64 zeros for an empty log); publish ``last_hash`` elsewhere to detect rows cut
-    off the end, which no chain can detect by itself.
+    off the end, which no chain can detect by itself. With ``after_id`` and ``after_hash``: the
+    rows after a row already vouched for (a signed checkpoint's last row and hash), which the first
+    of ``links`` must follow.
     """
-    expected_id = 1
-    previous_hash = GENESIS_HASH
+    expected_id = after_id + 1
+    previous_hash = after_hash
     checked = 0
     for link in links:
         broken = _check_link(link, expected_id, previous_hash)

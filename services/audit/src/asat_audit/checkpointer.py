@@ -20,7 +20,8 @@ from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from asat_audit.checkpoint import Checkpoint, sign
+from asat_audit.chain import ChainLink, verify_chain
+from asat_audit.checkpoint import Checkpoint, sign, signature_holds
 from asat_audit.checkpoint_file import append_checkpoint, read_checkpoints
 from asat_audit.checkpoint_sync import CheckpointCopiesDiffer, unstored
 from asat_audit.integrity import check_integrity
@@ -47,16 +48,30 @@ class Schedule:
         return pending_rows >= self.every_rows or seconds_since_last is None or seconds_since_last >= self.every_seconds
 
 
-def make_checkpoint(store: AuditStore, file: Path, key: Ed25519PrivateKey, now: datetime) -> Checkpoint | None:
+def make_checkpoint(
+    store: AuditStore, file: Path, key: Ed25519PrivateKey, now: datetime, whole_log: bool = True
+) -> Checkpoint | None:
     """Sign the rows stored since the last checkpoint (``None`` when there are none): appended to
     ``file`` (flushed) and then stored in the database. The file's checkpoints a crash kept from
     the database are stored first. Raises :class:`CheckpointRefused` when the chain or an earlier
-    checkpoint does not hold, or the two copies differ otherwise than by such a lost write."""
+    checkpoint does not hold, or the two copies differ otherwise than by such a lost write.
+
+    ``whole_log``: the whole chain and every earlier checkpoint are checked first. Without it (the
+    running checkpointer, once it has checked the whole log at its start), only the new rows: the
+    last checkpoint's signature, its last row's hash as stored now, and the new rows chaining from
+    it; a rewrite further back that was carried forward changes that last row's hash and is caught
+    here, and ``audit verify`` checks everything."""
     existing = read_checkpoints(file)
-    links = list(store.iter_links())
-    report = check_integrity(links, existing, key.public_key())
-    if not report.ok:
-        where = report.first_bad_id
+    if whole_log or not existing:
+        links = list(store.iter_links())
+        report = check_integrity(links, existing, key.public_key())
+        where = None if report.ok else report.first_bad_id
+    else:
+        last = existing[-1]
+        links = list(store.iter_links(after_id=last.last_id - 1))
+        where = _new_rows_problem(links, last, key)
+        links = links[1:]
+    if where is not None:
         raise CheckpointRefused(
             f"the audit log does not verify (first bad row {where}): no checkpoint is signed over it; run "
             "`python -m asat_audit verify` for the details"
@@ -77,6 +92,18 @@ def make_checkpoint(store: AuditStore, file: Path, key: Ed25519PrivateKey, now: 
     return checkpoint
 
 
+def _new_rows_problem(links: list[ChainLink], last: Checkpoint, key: Ed25519PrivateKey) -> int | None:
+    """The first bad row among the last checkpoint's last row and the rows after it (``None``: all
+    hold). ``links`` starts at the checkpoint's last row."""
+    if not signature_holds(key.public_key(), last) or not links:
+        return last.last_id
+    boundary = links[0]
+    if boundary.id != last.last_id or boundary.hash != last.last_hash:
+        return last.last_id
+    report = verify_chain(links[1:], after_id=last.last_id, after_hash=last.last_hash)
+    return None if report.ok else report.broken.id if report.broken is not None else None
+
+
 def run_checkpointer(
     store: AuditStore,
     file: Path,
@@ -91,7 +118,10 @@ def run_checkpointer(
 ) -> None:
     """Poll the log; sign whenever :meth:`Schedule.due` says so, until ``keep_going()`` is false.
     A round the database fails (down, timed out) is reported to ``on_outage`` and tried again at
-    the next poll; a broken log (:class:`CheckpointRefused`) ends the loop."""
+    the next poll; a broken log (:class:`CheckpointRefused`) ends the loop. The whole log is
+    checked at the first checkpoint, only the new rows at each later one (so a round costs the
+    rows since the last checkpoint, not the whole log)."""
+    whole_log = True
     while keep_going():
         try:
             existing = read_checkpoints(file)
@@ -101,7 +131,8 @@ def run_checkpointer(
             since = (clock() - existing[-1].signed_at).total_seconds() if existing else None
             stored = len(store.checkpoints())
             if schedule.due(pending, since) or stored < len(existing):
-                made = make_checkpoint(store, file, key, clock())
+                made = make_checkpoint(store, file, key, clock(), whole_log)
+                whole_log = False
                 if made is not None:
                     on_checkpoint(made)
         except (AuditReadError, AuditWriteError) as exc:

@@ -73,8 +73,8 @@ class InMemoryAuditStore:
     def verify(self) -> ChainReport:
         return verify_chain(self.iter_links())
 
-    def iter_links(self) -> Iterator[ChainLink]:
-        return (link_of(entry) for entry in self.iter_entries())
+    def iter_links(self, after_id: int = 0) -> Iterator[ChainLink]:
+        return (link_of(entry) for entry in self.iter_entries(after_id))
 
     def checkpoints(self) -> tuple[Checkpoint, ...]:
         with self._lock:

@@ -194,8 +194,8 @@ class PostgresAuditLog:
         for row in self._iter_rows(after_id):
             yield row_entry(row)
 
-    def iter_links(self) -> Iterator[ChainLink]:
-        for row in self._iter_rows(0):
+    def iter_links(self, after_id: int = 0) -> Iterator[ChainLink]:
+        for row in self._iter_rows(after_id):
             yield row_link(row)
 
     def verify(self) -> ChainReport:

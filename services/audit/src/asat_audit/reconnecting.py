@@ -79,8 +79,8 @@ class ReconnectingAuditStore:
     def verify(self) -> ChainReport:
         return self._ready(AuditReadError).verify()
 
-    def iter_links(self) -> Iterator[ChainLink]:
-        return self._ready(AuditReadError).iter_links()
+    def iter_links(self, after_id: int = 0) -> Iterator[ChainLink]:
+        return self._ready(AuditReadError).iter_links(after_id)
 
     def checkpoints(self) -> tuple[Checkpoint, ...]:
         return self._ready(AuditReadError).checkpoints()

@@ -51,8 +51,9 @@ class AuditStore(Protocol):
         """Walk the whole chain from the first row and report the first broken link."""
         ...
 
-    def iter_links(self) -> Iterator[ChainLink]:
-        """Every row as stored (its hashes and the document its hash should cover), in id order."""
+    def iter_links(self, after_id: int = 0) -> Iterator[ChainLink]:
+        """Every row after ``after_id`` as stored (its hashes and the document its hash should
+        cover), in id order."""
         ...
 
     def checkpoints(self) -> tuple[Checkpoint, ...]:

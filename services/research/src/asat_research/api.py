@@ -34,6 +34,7 @@ from collections.abc import Iterator
 from datetime import date
 from typing import Any, Literal
 
+import anyio
 from fastapi import FastAPI, HTTPException, Query, Request, Response
 from fastapi.responses import JSONResponse, StreamingResponse
 from starlette.concurrency import run_in_threadpool
@@ -134,6 +135,10 @@ ACROSS_YEARS_STREAM: dict[str, Any] = {
 # A question is at most 2,000 characters: 64 KiB is room for any valid request, and no more.
 MAX_BODY_BYTES = 64 * 1024
 DEFAULT_MAX_CONCURRENT = 32
+# Questions worked on at once; the rest of those admitted wait their turn, first come first served.
+# On two cores four threads keep every stage busy without a crowd of threads taking turns at the GIL:
+# at 20 closed-loop clients p95 fell from 1.55 s (no limit) to 1.15 s (scripts/load_research.py).
+PIPELINE_WORKERS = 4
 ANSWERING_PATHS = ("/v1/research", "/v1/research/stream", "/v1/research/across-years")
 
 
@@ -231,6 +236,7 @@ def create_app(
         # Outermost: a request without the token is refused before it takes a slot or is read.
         app.add_middleware(ServiceTokenGuard, token=service_token)
     checks = health or {}
+    workers = anyio.CapacityLimiter(PIPELINE_WORKERS)
     gates = [index_gate] if index_gate is not None else []
 
     def gate() -> IndexGate:
@@ -286,7 +292,7 @@ def create_app(
             )
 
         try:
-            outcome = await until_client_gone(http, work)
+            outcome = await until_client_gone(http, work, workers)
         except RequestCancelled:
             return Response(status_code=CLIENT_CLOSED)
         except TemporalError as exc:
@@ -357,7 +363,9 @@ def create_app(
             except DependencyUnavailable as exc:
                 yield _error_event(_dependency_error(exc, key))
 
-        return EventStreamResponse(stream_until_client_gone(http, events), headers={"cache-control": "no-store"})
+        return EventStreamResponse(
+            stream_until_client_gone(http, events, workers), headers={"cache-control": "no-store"}
+        )
 
     def _stage(event: StageEvent) -> str:
         if event.outcome is not None:
@@ -396,7 +404,9 @@ def create_app(
             except DependencyUnavailable as exc:
                 yield _error_event(_dependency_error(exc, key))
 
-        return EventStreamResponse(stream_until_client_gone(http, events), headers={"cache-control": "no-store"})
+        return EventStreamResponse(
+            stream_until_client_gone(http, events, workers), headers={"cache-control": "no-store"}
+        )
 
     @app.post("/v1/provider/check", response_model=ProviderCheckReply, responses=_errors(400, 413, 422))
     def provider_check(request: ProviderCheckRequest) -> ProviderCheckReply:

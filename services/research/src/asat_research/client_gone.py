@@ -22,14 +22,18 @@ T = TypeVar("T")
 WATCH_S = 0.1  # how often the connection is looked at while the work runs
 
 
-async def until_client_gone(http: Request, work: Callable[[threading.Event], T]) -> T:
+async def until_client_gone(
+    http: Request, work: Callable[[threading.Event], T], limiter: anyio.CapacityLimiter | None = None
+) -> T:
     """``work(cancelled)`` on a worker thread; ``cancelled`` is set if the client disconnects
     first. Returns what the work returns (or raises what it raises)."""
     cancelled = threading.Event()
-    return await _watching(http, cancelled, lambda: work(cancelled))
+    return await _watching(http, cancelled, lambda: work(cancelled), limiter)
 
 
-async def _watching(http: Request, cancelled: threading.Event, work: Callable[[], T]) -> T:
+async def _watching(
+    http: Request, cancelled: threading.Event, work: Callable[[], T], limiter: anyio.CapacityLimiter | None
+) -> T:
     async def watch() -> None:
         while not cancelled.is_set():
             if await http.is_disconnected():
@@ -42,7 +46,7 @@ async def _watching(http: Request, cancelled: threading.Event, work: Callable[[]
     async with anyio.create_task_group() as group:
         group.start_soon(watch)
         try:
-            ended.append((await anyio.to_thread.run_sync(work, abandon_on_cancel=True), None))
+            ended.append((await anyio.to_thread.run_sync(work, abandon_on_cancel=True, limiter=limiter), None))
         except Exception as exc:
             ended.append((None, exc))
         finally:
@@ -57,7 +61,7 @@ _END = object()
 
 
 async def stream_until_client_gone(
-    http: Request, produce: Callable[[threading.Event], Iterator[str]]
+    http: Request, produce: Callable[[threading.Event], Iterator[str]], limiter: anyio.CapacityLimiter | None = None
 ) -> AsyncIterator[str]:
     """The items of ``produce(cancelled)``, each taken on a worker thread while the connection is
     watched. ``cancelled`` is set when the client disconnects, or when the server stops the stream
@@ -70,7 +74,7 @@ async def stream_until_client_gone(
 
     try:
         while not cancelled.is_set():
-            item = await _watching(http, cancelled, take)
+            item = await _watching(http, cancelled, take, limiter)
             if item is _END:
                 return
             assert isinstance(item, str)

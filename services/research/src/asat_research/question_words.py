@@ -8,13 +8,16 @@ A word is cased down and cut to its first six letters, so "deductible", "deducti
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from asat_corpus.text.stopwords import QUESTION_STOPWORDS
 
 _WORD = re.compile(r"[a-z0-9$%]+(?:[-.,][a-z0-9]+)*")
 
 
-def content_words(text: str) -> set[str]:
-    """The six-letter stems of the words of ``text`` that carry its topic."""
+@lru_cache(maxsize=4096)
+def content_words(text: str) -> frozenset[str]:
+    """The six-letter stems of the words of ``text`` that carry its topic. Kept for the texts last
+    asked about: the same passages come back with question after question (pure; the set frozen)."""
     words = {w.strip(".,") for w in _WORD.findall(text.casefold())}
-    return {w[:6] for w in words if w not in QUESTION_STOPWORDS and len(w) > 1}
+    return frozenset(w[:6] for w in words if w not in QUESTION_STOPWORDS and len(w) > 1)

@@ -6,6 +6,8 @@ The edge between the wire contracts and the pure checks: it reads the request, c
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from asat_corpus.contracts.claims import Claim
 from asat_corpus.contracts.sources import SourceRef
 from asat_corpus.contracts.verification import (
@@ -20,6 +22,11 @@ from asat_corpus.contracts.verification import (
 from asat_corpus.normalise import NormalisedText, normalise_text
 from asat_verifier.groundedness.port import Evidence, GroundednessScorer
 from asat_verifier.integrity import check_quote
+
+# The sources are the corpus's texts, sent again with every question that retrieves them: each is
+# normalised once (normalise_text is pure, its result immutable; a few hundred kept, each a few
+# tens of KB with its character map).
+_normalised = lru_cache(maxsize=512)(normalise_text)
 
 
 class _Sources:
@@ -37,7 +44,7 @@ class _Sources:
         if source is None:
             return None
         if source_id not in self._normalised:
-            self._normalised[source_id] = normalise_text(source.text)
+            self._normalised[source_id] = _normalised(source.text)
         return self._normalised[source_id]
 
 

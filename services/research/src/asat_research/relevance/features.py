@@ -100,11 +100,11 @@ def question_facts(question: str, stats: RelevanceStats) -> QuestionFacts:
     )
 
 
-def _share(wanted: frozenset[str], found: set[str]) -> float:
+def _share(wanted: frozenset[str], found: frozenset[str]) -> float:
     return len(wanted & found) / len(wanted) if wanted else 0.0
 
 
-def _idf_share(facts: QuestionFacts, found: set[str], stats: RelevanceStats) -> float:
+def _idf_share(facts: QuestionFacts, found: frozenset[str], stats: RelevanceStats) -> float:
     if not facts.idf_total:
         return 0.0
     return sum(stats.idf(w) for w in facts.words & found) / facts.idf_total

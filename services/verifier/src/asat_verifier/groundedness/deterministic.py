@@ -18,11 +18,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from asat_corpus.contracts.verification import GroundednessCheck
 from asat_verifier.groundedness.facts import (
     Fact,
-    extract_facts,
     implied_keys,
     metadata_provision_keys,
     read_facts,
@@ -31,13 +31,16 @@ from asat_verifier.groundedness.port import NO_EVIDENCE, Evidence, Finding, Grou
 from asat_verifier.groundedness.wording import affirmed_stems, content_stems, negations
 
 DEFAULT_MIN_OVERLAP = 0.5
+# The quotes come from the corpus, and the same provisions are quoted again and again: each quote's
+# facts are read once (read_facts is pure, its reading immutable).
+_quote_facts = lru_cache(maxsize=8192)(read_facts)
 
 
 def _evidence_keys(quotes: Sequence[Evidence]) -> dict[str, list[str]]:
     """Every fact key the quotes support, with how the quotes wrote it (for messages)."""
     keys: dict[str, list[str]] = {}
     for quote in quotes:
-        facts = list(extract_facts(quote.text))
+        facts = list(_quote_facts(quote.text).facts)
         if quote.act:  # "ITAA1997" supports "1997"
             facts.extend(
                 Fact(GroundednessCheck.NUMBER, f"number:{year.lstrip('0') or '0'}", f"Act {quote.act}")
