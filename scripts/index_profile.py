@@ -105,6 +105,9 @@ def profile(
 
     say(f"tokenize: {len(texts)} distinct texts")
     tokenizer = Tokenizer.from_file(str(default_tokenizer_path()))
+    # The file pads every text to a fixed length and cuts it: count the word pieces as written.
+    tokenizer.no_padding()
+    tokenizer.no_truncation()
     tokenized = timed(lambda: tokenizer.encode_batch(texts))
     lengths = [len(e.ids) for e in tokenized.value]
     cut = [min(n, DEFAULT_MAX_TOKENS) for n in lengths]

@@ -13,8 +13,8 @@ client does (the web's does not retry at all).
 
     .venv/bin/python scripts/load_research.py [--url http://127.0.0.1:8730] [--levels 20 50 100] [--seconds 30] [--think-s 0] [--json]
 
-``ASAT_SERVICE_TOKEN`` is sent as the bearer token when set (research requires it once the stack
-issues one).
+The bearer token is ``ASAT_SERVICE_TOKEN`` when set, else the one `make up` keeps in
+``<ASAT_VAR_DIR or var>/secrets/service-token`` (research refuses a request without it).
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -153,6 +154,9 @@ async def run(
     think_s: float = 0.0,
 ) -> list[LevelResult]:
     token = os.environ.get("ASAT_SERVICE_TOKEN", "").strip()
+    kept = Path(os.environ.get("ASAT_VAR_DIR", "var")) / "secrets" / "service-token"
+    if not token and kept.is_file():
+        token = kept.read_text().strip()
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     limits = httpx.Limits(max_connections=max(levels), max_keepalive_connections=max(levels))
     results = []

@@ -107,6 +107,25 @@ RULES: tuple[Rule, ...] = (
         "services' test_openapi_fuzz.py tests run the same builders",
     ),
     Rule(
+        r"scripts/load_research\.py", HELP, "drives the running stack (make up) for minutes; tests/load runs the driver"
+    ),
+    Rule(
+        r"scripts/chaos\.py",
+        HELP,
+        "kills and restarts the running stack's services (minutes); tests/load/test_chaos_verdict.py checks its verdict",
+    ),
+    Rule(
+        r"scripts/bench_cold_start\.py",
+        HELP,
+        "clones, installs and builds the whole index from empty caches (many minutes)",
+    ),
+    Rule(r"scripts/bench_first_stage\.py", HELP, "searches the whole index in process for every suite case"),
+    Rule(
+        r"scripts/bench_index\.py --profile",
+        HELP,
+        "parses the corpus and embeds samples with every setting (minutes); tests/bench checks its pure parts",
+    ),
+    Rule(
         r"schemathesis run http://127\.0\.0\.1",
         HELP,
         "fuzzes a running verifier for two minutes (services/verifier/tests run it in process)",
