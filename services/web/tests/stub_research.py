@@ -314,7 +314,7 @@ def _period_events(body: dict[str, Any]) -> Iterator[str]:
     yield _event("stage", {"stage": "resolve", "ms": 0.2} | resolve)
     if read["conflict"] is None:
         yield _event("stage", {"stage": "retrieve", "ms": 12.5, "hits": 7, "gap_markers": 1})
-    yield _event("stage", {"stage": "gate", "ms": 0.1, "decision": reply["decision"], "reasons": reply["reasons"]})
+    yield _event("stage", {"stage": "gate", "ms": 0.1, "claims": 0})  # the decision only with the result
     yield _event("stage", {"stage": "audit", "ms": 0.3, "audit_id": reply["audit_id"]})
     yield _event("result", reply)
 
@@ -445,7 +445,7 @@ def create_stub(
             if error is not None:
                 yield _event("error", error)
                 return
-            yield _event("stage", {"stage": "gate", "ms": 0.1, "decision": "answer", "reasons": []})
+            yield _event("stage", {"stage": "gate", "ms": 0.1, "claims": 1})
             yield _event("result", reply_for(body))
 
         return StreamingResponse(events(), media_type="text/event-stream")

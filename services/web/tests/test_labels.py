@@ -32,6 +32,7 @@ def test_decisions_and_stages_in_plain_words() -> None:
     assert stage_summary("rerank", {"parents": ["a", "b"], "top_score": 0.5}) == "2 sources kept, best score 0.500"
     assert stage_summary("rerank", {"parents": [], "top_score": None}) == "0 sources kept, nothing scored"
     assert stage_summary("verify", {"claims": 3, "verified": 2}) == "2 of 3 claims verified"
-    assert stage_summary("gate", {"decision": "answer"}) == "Answer"
+    # The decision comes with the result, after the audit row: the gate line never says it.
+    assert stage_summary("gate", {"claims": 2}) == "decided; shown once the audit row is written"
     assert stage_summary("audit", {"audit_id": 4}) == "audit row 4"
     assert short_generation("0123456789abcdef") == "0123456789ab"

@@ -301,7 +301,9 @@ class Judged:
     dropped_claims: int
 
     def event_data(self) -> dict[str, Any]:
-        return {"decision": self.result.decision.value, "reasons": list(self.result.reasons)}
+        # Not the decision: it is streamed only with the result, after its audit row is committed
+        # (an audit outage then ends the stream with an error, and no decision is ever shown).
+        return {"claims": len(self.claims)}
 
 
 @dataclass(frozen=True)

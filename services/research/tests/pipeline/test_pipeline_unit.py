@@ -148,7 +148,7 @@ def test_stage_events_report_what_each_stage_found() -> None:
     assert set(data["rerank"]) == {"parents", "top_score", "gap_score", "gap_kind", "scale"}
     assert set(data["generate"]) == {"offered", "selected", "claims", "provider", "model"}
     assert data["verify"]["verified"] == data["verify"]["claims"] >= 1
-    assert data["gate"] == {"decision": "answer", "reasons": []}
+    assert data["gate"] == {"claims": 3}  # not the decision: that comes with the result, after the audit row
     assert data["audit"] == {"audit_id": 1}
 
 
@@ -220,6 +220,17 @@ def test_a_generator_failure_is_the_generator_dependency() -> None:
 class _DownAudit:
     def append(self, record: AuditRecord) -> AuditEntry:
         raise AuditWriteError("audit record not stored: connection refused")
+
+
+def test_the_stream_sends_no_decision_until_its_audit_row_is_stored() -> None:
+    f = fakes()
+    client = TestClient(create_app(f.pipeline(audit=_DownAudit())))
+    with client.stream("POST", "/v1/research/stream", json={"question": SBE_QUESTION, "income_year": 2015}) as reply:
+        text = "".join(reply.iter_text())
+    # Every stage before the audit ran and was streamed; the decision never was: the audit failed.
+    assert '"stage": "gate"' in text and '"stage": "audit"' not in text
+    assert "event: result" not in text and '"decision"' not in text
+    assert "event: error" in text and "audit log (Postgres)" in text
 
 
 def test_an_audit_outage_refuses_even_a_question_refused_at_resolve() -> None:

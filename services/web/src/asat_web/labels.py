@@ -129,7 +129,7 @@ def stage_summary(stage: str, data: Mapping[str, Any]) -> str:
     if stage == "verify":
         return f"{data.get('verified', 0)} of {data.get('claims', 0)} claims verified"
     if stage == "gate":
-        return decision_heading(str(data.get("decision", "")))
+        return "decided; shown once the audit row is written"
     if stage == "audit":
         return f"audit row {data.get('audit_id')}"
     return ""
