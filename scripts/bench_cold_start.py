@@ -117,6 +117,7 @@ def first_answer(client: httpx.Client) -> str:
 def measure(args: argparse.Namespace) -> list[Run]:
     extra = dict(item.split("=", 1) for item in args.env)
     scratch = Path(tempfile.mkdtemp(prefix="asat-cold-start-"))
+    scratch.chmod(0o755)  # the embedded Postgres runs as its own user, which must enter the clone
     clone, cache, log = scratch / "main", scratch / "cache", scratch / "log.txt"
     env = stack_env(cache, args.port_base, extra)
     cold, warm = Run("cold"), Run("warm")
