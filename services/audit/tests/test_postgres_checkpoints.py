@@ -17,6 +17,7 @@ from typing import Any
 
 import psycopg
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
@@ -172,6 +173,11 @@ def test_the_databases_checkpoints_are_append_only(
             conn.execute(statement)  # type: ignore[arg-type]
 
 
+def _file_and_key(env: dict[str, str]) -> tuple[Path, Ed25519PrivateKey]:
+    """The signed log's checkpoint file and signing key, as the checkpointer reads them."""
+    return Path(env["ASAT_AUDIT_CHECKPOINT_FILE"]), load_private_key(Path(env["ASAT_AUDIT_SIGNING_KEY_FILE"]))
+
+
 class _DownAtCheckpoint:
     """The store, with the database gone just as a checkpoint is to be stored (the chaos run's crash)."""
 
@@ -190,8 +196,7 @@ def test_a_checkpoint_the_database_lost_in_an_outage_is_stored_again_before_the_
 ) -> None:
     # Found by scripts/chaos.py: Postgres killed between the file's write and the database's left
     # the database one checkpoint short, and every later checkpoint "differed" from the file's.
-    file = Path(signed_log["ASAT_AUDIT_CHECKPOINT_FILE"])
-    key = load_private_key(Path(signed_log["ASAT_AUDIT_SIGNING_KEY_FILE"]))
+    file, key = _file_and_key(signed_log)
     with PostgresAuditStore(clean_audit_log.app_url) as store:
         store.append(make_record(5))
         with pytest.raises(AuditWriteError):
@@ -208,8 +213,7 @@ def test_a_checkpoint_the_database_lost_in_an_outage_is_stored_again_before_the_
 def test_the_checkpointer_keeps_running_through_an_outage(
     signed_log: dict[str, str], clean_audit_log: Any, make_record: Any
 ) -> None:
-    file = Path(signed_log["ASAT_AUDIT_CHECKPOINT_FILE"])
-    key = load_private_key(Path(signed_log["ASAT_AUDIT_SIGNING_KEY_FILE"]))
+    file, key = _file_and_key(signed_log)
     outages: list[Exception] = []
     rounds = iter([True, True, False])
     with PostgresAuditStore(clean_audit_log.app_url) as store:
@@ -257,8 +261,7 @@ class _CountingReads:
 def test_a_later_checkpoint_reads_only_the_rows_since_the_last(
     signed_log: dict[str, str], clean_audit_log: Any, make_record: Any
 ) -> None:
-    file = Path(signed_log["ASAT_AUDIT_CHECKPOINT_FILE"])
-    key = load_private_key(Path(signed_log["ASAT_AUDIT_SIGNING_KEY_FILE"]))
+    file, key = _file_and_key(signed_log)
     with PostgresAuditStore(clean_audit_log.app_url) as store:
         store.append(make_record(5))
         counting = _CountingReads(store)
@@ -271,8 +274,7 @@ def test_a_later_checkpoint_reads_only_the_rows_since_the_last(
 def test_a_rewrite_carried_forward_is_caught_by_a_later_checkpoint_too(
     signed_log: dict[str, str], clean_audit_log: Any, make_record: Any
 ) -> None:
-    file = Path(signed_log["ASAT_AUDIT_CHECKPOINT_FILE"])
-    key = load_private_key(Path(signed_log["ASAT_AUDIT_SIGNING_KEY_FILE"]))
+    file, key = _file_and_key(signed_log)
     with PostgresAuditStore(clean_audit_log.app_url) as store:
         store.append(make_record(5))
     _recompute_from(clean_audit_log.admin_url, 3, "UPDATE research.audit_log SET question = 'x' WHERE id = 3")
@@ -286,8 +288,7 @@ def test_a_rewrite_carried_forward_is_caught_by_a_later_checkpoint_too(
 def test_a_new_row_that_does_not_verify_is_not_signed_by_a_later_checkpoint(
     signed_log: dict[str, str], clean_audit_log: Any, make_record: Any
 ) -> None:
-    file = Path(signed_log["ASAT_AUDIT_CHECKPOINT_FILE"])
-    key = load_private_key(Path(signed_log["ASAT_AUDIT_SIGNING_KEY_FILE"]))
+    file, key = _file_and_key(signed_log)
     with PostgresAuditStore(clean_audit_log.app_url) as store:
         store.append(make_record(5))
         store.append(make_record(6))
