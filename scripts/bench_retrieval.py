@@ -30,7 +30,7 @@ from asat_corpus.corpus_build import load_corpus
 from asat_corpus.index_scope import RulingScope
 from asat_corpus.service_token import bearer_headers, optional_service_token
 from asat_ingest.build import build_index
-from asat_ingest.composition import build_cache, build_embedder, config_from_env
+from asat_ingest.composition import build_cache, build_embedder, build_term_cache, config_from_env
 from asat_ingest.composition import build_index as open_index
 from asat_research.gold import GoldCase, RulingRef, load_suite
 
@@ -64,6 +64,7 @@ def bench_build(rulings: str) -> dict[str, Any]:
         for label in ("cold", "warm"):
             index = open_index(config)
             cache = build_cache(config)
+            term_cache = build_term_cache(config)
             started = time.perf_counter()
             summary = build_index(
                 corpus,
@@ -71,6 +72,7 @@ def bench_build(rulings: str) -> dict[str, Any]:
                 config.vector_config,
                 build_embedder(config),
                 cache,
+                term_cache,
                 index,
                 config.collection,
                 _progress(label),
@@ -79,6 +81,7 @@ def bench_build(rulings: str) -> dict[str, Any]:
             print(file=sys.stderr)
             index.close()
             cache.close()
+            term_cache.close()
             results[label] = {
                 "seconds": round(seconds, 1),
                 "points": summary.points,

@@ -22,13 +22,14 @@ from asat_corpus.build_progress import (
     [
         ("queued", "", 0, 0, 0.0),
         ("running", "embed", 0, 1000, 0.0),
-        ("running", "embed", 500, 1000, 45.0),
-        ("running", "embed", 1000, 1000, 90.0),
-        ("running", "index", 500, 1000, 95.0),
+        ("running", "embed", 500, 1000, 42.5),
+        ("running", "embed", 1000, 1000, 85.0),
+        ("running", "terms", 500, 1000, 88.5),
+        ("running", "index", 500, 1000, 96.0),
         ("running", "index", 1000, 1000, 99.9),  # written, not yet stamped: never 100 before it succeeded
-        ("failed", "embed", 500, 1000, 45.0),
+        ("failed", "embed", 500, 1000, 42.5),
         ("succeeded", "index", 1000, 1000, 100.0),
-        ("running", "embed", 2000, 1000, 90.0),  # a count past the total is held at it
+        ("running", "embed", 2000, 1000, 85.0),  # a count past the total is held at it
     ],
 )
 def test_the_whole_builds_percentage(state: str, phase: str, done: int, total: int, percent: float) -> None:
@@ -73,6 +74,7 @@ def test_the_message_names_the_percentage_the_rate_and_the_time_left() -> None:
     assert progress_message(0.0, "", 0, 0, None, None) == (
         "index building, 0% done (starting: preparing the texts; rate not measured yet; time left not known yet)"
     )
+    assert phase_words("terms", 100, 2000) == "counting search terms: 100 of 2,000 texts"
     assert progress_message(95.0, "index", 512, 1024, 200.0, 2.56).startswith(
         "index building, 95% done (writing the index: 512 of 1,024 texts; 200 texts/s; under a minute left)"
     )

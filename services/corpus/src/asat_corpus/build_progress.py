@@ -5,9 +5,11 @@ The ingest service measures its build (phase, texts done of the phase's total, a
 numbers back and word them with the same functions, so the percentage, the rate and the time left
 are the same everywhere they are shown.
 
-A build has two measured phases: ``embed`` (every distinct text to a vector; texts already in the
-vector cache count at once) and ``index`` (every point written). Embedding is most of the work on a
-cold build, so the whole build's percentage gives it 0 to 90% and writing 90 to 100%.
+A build has three measured phases: ``embed`` (every distinct text to a vector; texts already in the
+vector cache count at once), ``terms`` (every distinct text's search terms counted; those in the
+term-count cache count at once) and ``index`` (every point written). Embedding is most of the work
+on a cold build, so the whole build's percentage gives it 0 to 85%, the terms 85 to 92% and
+writing 92 to 100%.
 """
 
 from __future__ import annotations
@@ -16,9 +18,10 @@ import math
 from collections.abc import Sequence
 
 EMBED = "embed"
+TERMS = "terms"
 WRITE = "index"
 # Each phase's share of the whole build's percentage: (start, end).
-PHASE_SPANS: dict[str, tuple[float, float]] = {EMBED: (0.0, 90.0), WRITE: (90.0, 100.0)}
+PHASE_SPANS: dict[str, tuple[float, float]] = {EMBED: (0.0, 85.0), TERMS: (85.0, 92.0), WRITE: (92.0, 100.0)}
 RATE_WINDOW_S = 120.0  # the rate is measured over the phase's last two minutes
 RETRY_AFTER_UNKNOWN_S = 30
 RETRY_AFTER_MIN_S = 5
@@ -81,6 +84,8 @@ def phase_words(phase: str, done: int, total: int) -> str:
     """What the build is doing: ``embedding texts: 12,345 of 29,000``."""
     if phase == EMBED:
         return f"embedding texts: {done:,} of {total:,}"
+    if phase == TERMS:
+        return f"counting search terms: {done:,} of {total:,} texts"
     if phase == WRITE:
         return f"writing the index: {done:,} of {total:,} texts"
     return "starting: preparing the texts"

@@ -12,21 +12,18 @@ Two tokens that collide on a dimension add their weights (documents) or count on
 
 from __future__ import annotations
 
-import hashlib
-from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from asat_ingest.legal_tokenizer import legal_tokenize
 from asat_ingest.sparse_vector import SparseVector
+from asat_ingest.term_counts import TermCounts, tokens_to_counts
+from asat_ingest.token_dimension import token_index
 
 BM25_K1 = 1.2
 BM25_B = 0.75
 
-
-def token_index(token: str) -> int:
-    """The sparse dimension of ``token``: first 4 bytes of sha256, big-endian, below 2**31."""
-    return int.from_bytes(hashlib.sha256(token.encode("utf-8")).digest()[:4], "big") & 0x7FFF_FFFF
+__all__ = ["BM25_B", "BM25_K1", "Bm25Encoder", "token_index"]
 
 
 @dataclass(frozen=True)
@@ -46,10 +43,15 @@ class Bm25Encoder:
     @staticmethod
     def fit(texts: Iterable[str], k1: float = BM25_K1, b: float = BM25_B) -> Bm25Encoder:
         """An encoder whose ``avg_doc_len`` is the mean token count of ``texts`` (1 if empty)."""
+        return Bm25Encoder.fit_lengths((len(legal_tokenize(text)) for text in texts), k1=k1, b=b)
+
+    @staticmethod
+    def fit_lengths(lengths: Iterable[int], k1: float = BM25_K1, b: float = BM25_B) -> Bm25Encoder:
+        """An encoder whose ``avg_doc_len`` is the mean of the documents' token counts (1 if empty)."""
         total = 0
         count = 0
-        for text in texts:
-            total += len(legal_tokenize(text))
+        for length in lengths:
+            total += length
             count += 1
         average = total / count if count and total else 1.0
         return Bm25Encoder(avg_doc_len=average, k1=k1, b=b)
@@ -59,12 +61,15 @@ class Bm25Encoder:
         return self.encode_document_tokens(tokens)
 
     def encode_document_tokens(self, tokens: list[str]) -> SparseVector:
-        if not tokens:
+        return self.encode_counts(tokens_to_counts(tokens))
+
+    def encode_counts(self, counts: TermCounts) -> SparseVector:
+        """The document vector from its term counts (the same as from its tokens)."""
+        if not counts.length:
             return SparseVector((), ())
-        norm = self.k1 * (1 - self.b + self.b * len(tokens) / self.avg_doc_len)
+        norm = self.k1 * (1 - self.b + self.b * counts.length / self.avg_doc_len)
         weights: dict[int, float] = {}
-        for token, tf in Counter(tokens).items():
-            index = token_index(token)
+        for index, tf in zip(counts.dims, counts.tfs, strict=True):
             weights[index] = weights.get(index, 0.0) + tf * (self.k1 + 1) / (tf + norm)
         return SparseVector.from_weights(weights)
 

@@ -1,4 +1,5 @@
-"""Building the index from the dated corpus: items -> embeddings (cached) -> sparse -> Qdrant -> stamp.
+"""Building the index from the dated corpus: items -> embeddings (cached) -> term counts (cached)
+-> sparse -> Qdrant -> stamp.
 
 The collection is created empty and stamped incomplete first, so a build that stops half way
 is never mistaken for a finished index; it is stamped complete with its ``corpus_generation``
@@ -12,6 +13,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from asat_corpus.build_progress import EMBED, TERMS, WRITE
 from asat_corpus.corpus_build import CorpusBuild, IndexItem, items_generation
 from asat_corpus.index_scope import IndexScope
 from asat_corpus.vector_config import VectorConfig
@@ -20,6 +22,8 @@ from asat_ingest.cached_embedding import embed_with_cache
 from asat_ingest.embedder import Embedder
 from asat_ingest.index_point import IndexPoint
 from asat_ingest.index_stamp import IndexStamp
+from asat_ingest.term_count_cache import TermCountCache, term_counts_with_cache
+from asat_ingest.term_counts import TermCounts
 from asat_ingest.vector_cache import VectorCache
 from asat_ingest.vector_index import VectorIndex
 
@@ -49,12 +53,18 @@ def generation_of(items: Sequence[IndexItem], vector_config: VectorConfig) -> st
     return items_generation(items, vector_config)
 
 
-def _points(items: Sequence[IndexItem], vectors: Sequence[Sequence[float]], bm25: Bm25Encoder) -> Iterator[IndexPoint]:
+def _points(
+    items: Sequence[IndexItem],
+    vectors: Sequence[Sequence[float]],
+    bm25: Bm25Encoder,
+    counts: dict[str, TermCounts],
+) -> Iterator[IndexPoint]:
     for item, vector in zip(items, vectors, strict=True):
         payload = dict(item.payload)
         payload["text"] = item.text
         payload["embed_text"] = item.embed_text
-        yield IndexPoint(id=item.id, dense=vector, sparse=bm25.encode_document(item.embed_text), payload=payload)
+        sparse = bm25.encode_counts(counts[item.embed_text])
+        yield IndexPoint(id=item.id, dense=vector, sparse=sparse, payload=payload)
 
 
 def build_index(
@@ -63,6 +73,7 @@ def build_index(
     vector_config: VectorConfig,
     embedder: Embedder,
     cache: VectorCache,
+    term_cache: TermCountCache,
     index: VectorIndex,
     collection: str,
     progress: ProgressCallback | None = None,
@@ -86,25 +97,33 @@ def build_index(
     def on_embedded(n: int) -> None:
         nonlocal done
         done += n
-        report("embed", done, len(texts))
+        report(EMBED, done, len(texts))
 
     embedded = embed_with_cache(embedder, cache, texts, on_progress=on_embedded)
     by_text = dict(zip(texts, embedded.vectors, strict=True))
     vectors = [by_text[i.embed_text] for i in items]
 
-    bm25 = Bm25Encoder.fit(i.embed_text for i in items)
+    counted = 0
+
+    def on_counted(n: int) -> None:
+        nonlocal counted
+        counted += n
+        report(TERMS, counted, len(texts))
+
+    counts = term_counts_with_cache(term_cache, texts, on_progress=on_counted)
+    bm25 = Bm25Encoder.fit_lengths(counts[i.embed_text].length for i in items)
     index.create(collection, embedder.dim, generation, embedder.identity)
     written = 0
     batch: list[IndexPoint] = []
-    for point in _points(items, vectors, bm25):
+    for point in _points(items, vectors, bm25, counts):
         batch.append(point)
         if len(batch) >= UPSERT_BATCH:
             written += index.upsert(batch)
             batch.clear()
-            report("index", written, len(items))
+            report(WRITE, written, len(items))
     if batch:
         written += index.upsert(batch)
-        report("index", written, len(items))
+        report(WRITE, written, len(items))
     stamp: IndexStamp = index.stamp()
     return BuildSummary(
         corpus_generation=generation,

@@ -27,7 +27,14 @@ from asat_corpus.index_scope import IndexScope, RulingScope
 from asat_corpus.service_token import ServiceTokenError, read_service_token
 from asat_corpus.sources import SourcesError
 from asat_ingest.build import BuildError, build_index, index_status
-from asat_ingest.composition import ConfigError, IngestConfig, build_cache, build_embedder, config_from_env
+from asat_ingest.composition import (
+    ConfigError,
+    IngestConfig,
+    build_cache,
+    build_embedder,
+    build_term_cache,
+    config_from_env,
+)
 from asat_ingest.composition import build_index as open_index
 from asat_ingest.embedder import EmbedderError
 from asat_ingest.index_errors import VectorIndexError
@@ -78,6 +85,7 @@ def _build(config: IngestConfig, as_json: bool) -> int:
         return EXIT_USAGE
     index = open_index(config)
     cache = build_cache(config)
+    term_cache = build_term_cache(config)
     try:
         summary = build_index(
             corpus,
@@ -85,6 +93,7 @@ def _build(config: IngestConfig, as_json: bool) -> int:
             config.vector_config,
             build_embedder(config),
             cache,
+            term_cache,
             index,
             config.collection,
             _Progress(),
@@ -92,6 +101,7 @@ def _build(config: IngestConfig, as_json: bool) -> int:
     finally:
         index.close()
         cache.close()
+        term_cache.close()
     result = summary.__dict__ | {"total_seconds": round(time.perf_counter() - started, 2)}
     if as_json:
         print(json.dumps(result, indent=2))

@@ -6,7 +6,7 @@
 | ``ASAT_INDEX_DIR`` | directory of the Edge index or qdrant-local | ``var/index`` |
 | ``ASAT_QDRANT_URL`` / ``ASAT_QDRANT_API_KEY`` | server URL / key, for ``qdrant`` | |
 | ``ASAT_INDEX_COLLECTION`` | collection name | ``asat`` |
-| ``ASAT_VECTOR_CACHE_DIR`` | vector cache directory (shared by every checkout on the machine) | ``$XDG_CACHE_HOME/asat/vectors``, else ``~/.cache/asat/vectors`` |
+| ``ASAT_VECTOR_CACHE_DIR`` | the build cache directory: vectors and BM25 term counts (shared by every checkout on the machine) | ``$XDG_CACHE_HOME/asat/vectors``, else ``~/.cache/asat/vectors`` |
 | ``ASAT_EMBEDDER`` | ``minilm``, ``static`` (distilled from MiniLM, ``models/static-minilm``), ``hash`` (tests only), ``openai``, ``ollama`` | ``minilm`` |
 | ``ASAT_STATIC_EMBEDDER_DIR`` | the static model's directory (artifacts and ``card.json``), for ``static`` | ``models/static-minilm`` of this checkout |
 | ``ASAT_EMBEDDER_MODEL`` / ``_DIM`` / ``_BASE_URL`` / ``_API_KEY`` | for ``openai`` / ``ollama`` | |
@@ -37,6 +37,7 @@ from asat_ingest.openai_embedder import OpenAICompatibleEmbedder
 from asat_ingest.settings import INDEX_KINDS as INDEX_KINDS
 from asat_ingest.settings import IngestSettings
 from asat_ingest.static_embedder import StaticEmbedder
+from asat_ingest.term_count_cache import TermCountCache
 from asat_ingest.vector_cache import VectorCache
 from asat_ingest.vector_index import VectorIndex
 
@@ -144,3 +145,8 @@ def build_index(config: IngestConfig) -> VectorIndex:
 
 def build_cache(config: IngestConfig) -> VectorCache:
     return VectorCache(config.cache_dir / "vectors.sqlite3")
+
+
+def build_term_cache(config: IngestConfig) -> TermCountCache:
+    """BM25 term counts, beside the vectors in the shared cache directory."""
+    return TermCountCache(config.cache_dir / "term-counts.sqlite3")

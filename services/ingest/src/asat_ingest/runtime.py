@@ -22,7 +22,7 @@ from asat_corpus.build_progress import (
 from asat_corpus.contracts.search import BuildState, IndexBuild
 from asat_corpus.corpus_build import CorpusBuild, load_corpus
 from asat_ingest.build import BuildSummary, IndexStatus, build_index, generation_of, index_status
-from asat_ingest.composition import IngestConfig, build_cache, build_embedder
+from asat_ingest.composition import IngestConfig, build_cache, build_embedder, build_term_cache
 from asat_ingest.composition import build_index as open_index
 from asat_ingest.search import IndexSearcher, SearchHit, check_search_input
 
@@ -116,6 +116,7 @@ class IngestRuntime:
         self.corpus = corpus if corpus is not None else load_corpus()
         self.embedder = build_embedder(config)
         self.cache = build_cache(config)
+        self.term_cache = build_term_cache(config)
         self.index = open_index(config)
         self.known_acts = frozenset(self.corpus.sources.acts)
         if config.scope.acts is not None:
@@ -192,6 +193,7 @@ class IngestRuntime:
                     self.config.vector_config,
                     self.embedder,
                     self.cache,
+                    self.term_cache,
                     self.index,
                     self.config.collection,
                     progress,
@@ -211,3 +213,4 @@ class IngestRuntime:
     def close(self) -> None:
         self.index.close()
         self.cache.close()
+        self.term_cache.close()
