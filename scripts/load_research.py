@@ -2,8 +2,9 @@
 
 For each concurrency level (default 20, 50 and 100) an httpx asyncio driver keeps that many
 clients asking the suite's questions (each at its own income year or day) for ``--seconds``
-(default 30), then reports throughput, p50/p95/p99 of the answered requests and the replies by
-status. A 429 (the concurrency cap) or 503 is counted as a refusal, never hidden; the last line
+(default 30), then reports throughput, p50/p95/p99 of the answered requests, the replies by
+status, and the CPU each service (every process `make up` started, by its pid file under
+``<ASAT_VAR_DIR or var>/run``) and the driver itself used per request. A 429 (the concurrency cap) or 503 is counted as a refusal, never hidden; the last line
 names the highest concurrency with 0 errors (any status but 200).
 
 Each client asks its next question as soon as it has its answer (``--think-s 0``, the default: the
@@ -32,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from process_cpu import service_cpu_s
 
 from asat_research.gold import load_suite
 
@@ -45,6 +47,12 @@ class LevelResult:
     latencies_ms: list[float] = field(default_factory=list)  # of the 200 replies
     refusals: Counter[str] = field(default_factory=Counter)  # "<status> <error> (<dependency>)": what a non-200 said
     messages: dict[str, str] = field(default_factory=dict)  # the first message of each refusal kind
+    cpu_s: dict[str, float] = field(default_factory=dict)  # CPU seconds used during the level, by process
+
+    def cpu_ms_per_request(self) -> dict[str, float]:
+        if not self.requests:
+            return {}
+        return {name: round(1000 * seconds / self.requests, 1) for name, seconds in sorted(self.cpu_s.items())}
 
     def note_refusal(self, reply: httpx.Response) -> None:
         try:
@@ -75,6 +83,7 @@ class LevelResult:
             "errors": self.errors,
             "refusals": dict(sorted(self.refusals.items())),
             "messages": dict(sorted(self.messages.items())),
+            "cpu_ms_per_request": self.cpu_ms_per_request(),
         }
 
 
@@ -98,14 +107,22 @@ def bodies(suite: str) -> list[dict[str, Any]]:
     return out
 
 
+def cpu_now(run_dir: Path | None) -> dict[str, float]:
+    """CPU seconds so far of each service `make up` started (when ``run_dir`` is given) and of this driver."""
+    used = service_cpu_s(run_dir) if run_dir is not None and run_dir.is_dir() else {}
+    return used | {"load_driver": time.process_time()}
+
+
 async def run_level(
     client: httpx.AsyncClient,
     requests: Sequence[dict[str, Any]],
     concurrency: int,
     seconds: float,
     think_s: float = 0.0,
+    run_dir: Path | None = None,
 ) -> LevelResult:
     result = LevelResult(concurrency, seconds)
+    cpu_before = cpu_now(run_dir)
     stop_at = time.monotonic() + seconds
     counter = iter(range(10**9))
 
@@ -134,6 +151,8 @@ async def run_level(
     began = time.monotonic()
     await asyncio.gather(*(one_client() for _ in range(concurrency)))
     result.seconds = time.monotonic() - began
+    cpu_after = cpu_now(run_dir)
+    result.cpu_s = {name: cpu_after[name] - cpu_before.get(name, 0.0) for name in cpu_after}
     return result
 
 
@@ -154,7 +173,8 @@ async def run(
     think_s: float = 0.0,
 ) -> list[LevelResult]:
     token = os.environ.get("ASAT_SERVICE_TOKEN", "").strip()
-    kept = Path(os.environ.get("ASAT_VAR_DIR", "var")) / "secrets" / "service-token"
+    var_dir = Path(os.environ.get("ASAT_VAR_DIR", "var"))
+    kept = var_dir / "secrets" / "service-token"
     if not token and kept.is_file():
         token = kept.read_text().strip()
     headers = {"Authorization": f"Bearer {token}"} if token else {}
@@ -165,7 +185,7 @@ async def run(
     ) as client:
         for level in levels:
             print(f"[{level} clients] asking for {seconds:.0f}s ...", file=sys.stderr, flush=True)
-            results.append(await run_level(client, requests, level, seconds, think_s))
+            results.append(await run_level(client, requests, level, seconds, think_s, var_dir / "run"))
     return results
 
 
@@ -205,6 +225,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"{s['concurrency']:>7} {s['requests']:>6} {s['throughput_per_s']:>7} {s['p50_ms']!s:>8} "
                 f"{s['p95_ms']!s:>8} {s['p99_ms']!s:>8}  {s['statuses']}"
             )
+        for r in results:
+            print(f"{r.concurrency:>7} clients, CPU ms per request: {r.cpu_ms_per_request()}")
         print(f"highest concurrency with 0 errors: {best if best is not None else 'none'}")
     return 0 if results and results[0].errors == 0 else 1
 

@@ -39,6 +39,7 @@ def test_levels_under_the_cap_are_clean_and_over_it_count_refusals() -> None:
     assert high.statuses["429"] > 0 and high.errors == high.statuses["429"]
     assert len(low.latencies_ms) == low.requests and len(high.latencies_ms) == high.statuses["200"]
     assert highest_clean(results) == 2
+    assert low.cpu_s["load_driver"] > 0  # the driver's own CPU is always measured
 
 
 def test_summary_and_percentiles() -> None:
@@ -47,8 +48,10 @@ def test_summary_and_percentiles() -> None:
     assert percentile([5.0], 0.99) == 5.0
     result = LevelResult(20, 10.0, requests=40, latencies_ms=[100.0] * 39)
     result.statuses.update({"200": 39, "503": 1})
+    result.cpu_s = {"research": 2.0, "load_driver": 0.5}
     summary = result.summary()
     assert (summary["throughput_per_s"], summary["errors"], summary["p95_ms"]) == (4.0, 1, 100.0)
+    assert summary["cpu_ms_per_request"] == {"load_driver": 12.5, "research": 50.0}
 
 
 def test_a_refused_client_waits_as_retry_after_says_and_a_thinking_client_asks_less() -> None:
