@@ -27,7 +27,7 @@ from asat_web.labels import NOT_AUTHORISED, caveat_heading, decision_heading, in
 
 AUTHORISED = "authorised version"
 TITLE = "AsAt file note"
-PREMISE_REJECTED = "The question's premise does not hold for this period."
+PREMISE_REJECTED = "The premise is not right."  # as the answer shows it (templates/_turn_result.html)
 
 
 class FileNoteError(ValueError):
