@@ -73,7 +73,11 @@ class IndexBuild(BaseModel):
     )
     done: int = Field(ge=0, description="Texts done in this phase.")
     total: int = Field(ge=0, description="Texts this phase has to do.")
-    percent: float = Field(ge=0, le=100, description="Of the whole build: embedding is 0 to 85, counting search terms 85 to 92, writing 92 to 100.")
+    percent: float = Field(
+        ge=0,
+        le=100,
+        description="Of the whole build: embedding is 0 to 85, counting search terms 85 to 92, writing 92 to 100.",
+    )
     rate: float | None = Field(
         ge=0, description="Texts per second in this phase over its last two minutes; null until measured."
     )
