@@ -37,10 +37,12 @@ static-embedder: install
 
 # `make models`: the static embedder (above), then retrain the relevance ranker from the corpus
 # (fixed seed) against the running index (started by `make up` when down) and write
-# models/relevance/ with its model card.
+# models/relevance/ with its model card; then the premise contradiction model from the corpus's
+# Interpretative Decisions (fixed seed, no index needed) into models/premise/ with its card.
 models: install static-embedder
 	@$(PY) scripts/stack.py up
 	$(WITH_SERVICE_TOKEN) $(PY) -m asat_research.relevance.train_cli train
+	$(PY) -m asat_research.premise.train_cli train
 
 # `make eval`: the project's suite against the running stack (`make up`), reports under var/eval/,
 # compared with the previous run; fails when referential integrity is not 1.0 or a temporal

@@ -65,7 +65,58 @@ def test_a_false_figure_in_the_question_is_rejected_with_the_law_s_figure() -> N
     generation = ExtractiveGenerator().write(question, spans)
     assert generation.premise_rejected
     assert [c.span_keys for c in generation.claims] == [("S2",)]
-    assert "$10 million" in generation.note
+    assert generation.note.startswith(
+        'The question says $10 million ("the small business turnover threshold was $10 million in 2014-15"); '
+        "for the turnover, the law in force says $2 million, as quoted."
+    )
+
+
+def test_a_rejected_premise_quotes_the_subsection_that_states_the_law_s_figure() -> None:
+    spans = [
+        _span(1, "(1) To be a discount capital gain, the gain must be made by an individual or a trust.", chunk="a"),
+        _span(2, "(1) The capital gain must result from a CGT event happening to a CGT asset", chunk="b"),
+        _span(3, "acquired by the entity at least 12 months before the CGT event.", chunk="b"),
+        _span(4, "(2) A gain from CGT event D1 is not a discount capital gain.", chunk="c"),
+    ]
+    question = "The CGT discount applies once an asset's been held for 6 months, doesn't it?"
+    generation = ExtractiveGenerator().write(question, spans)
+    assert generation.premise_rejected and generation.declined is None
+    (claim,) = generation.claims
+    assert claim.span_keys == ("S2", "S3")
+    assert claim.text == f"{spans[1].text} {spans[2].text}"
+    assert "12 months" in generation.note and "6 months" in generation.note and "holding period" in generation.note
+
+
+def test_a_figure_of_the_same_kind_for_another_concept_is_never_a_rejected_premise() -> None:
+    spans = [_span(1, "(i) your aggregated turnover for the previous year was less than $2 million;")]
+    confirm = ExtractiveGenerator().write("The Div 293 threshold is $300,000 in 2025-26, isn't it?", spans)
+    assert not confirm.premise_rejected and confirm.declined and confirm.claims == ()
+    builds_on = ExtractiveGenerator().write("Since the spouse earns $13,800, how much offset does she get?", spans)
+    assert not builds_on.premise_rejected and builds_on.declined is None and len(builds_on.claims) == 1
+
+
+def test_a_true_premise_is_never_rejected() -> None:
+    spans = [
+        _span(1, "(a) you carry on a *business in the current year; and"),
+        _span(2, "(i) your aggregated turnover for the previous year was less than $2 million;"),
+    ]
+    built_on = ExtractiveGenerator().write(
+        "Since the small business turnover threshold was $2 million in 2014-15, what else must my client meet?", spans
+    )
+    assert not built_on.premise_rejected and built_on.declined is None
+    assert [c.span_keys for c in built_on.claims] == [("S1",), ("S2",)]
+    confirmed = ExtractiveGenerator().write(
+        "The small business turnover threshold was $2 million in 2014-15, wasn't it?", spans
+    )
+    assert not confirmed.premise_rejected and confirmed.declined  # quoting is not confirming
+
+
+def test_a_premise_prefers_the_span_stating_a_figure_for_its_concept() -> None:
+    question = "The Div 293 threshold is $300,000, isn't it?"
+    other_concept = _span(1, "Div 293 threshold. A penalty of $500 applies to a late payment.")
+    same_concept = _span(2, "Div 293 threshold. The high income threshold is $250,000.")
+    selection = ExtractiveGenerator(max_subsections=1).select(question, [other_concept, same_concept])
+    assert selection.keys == ("S2",)
 
 
 def test_a_statement_to_confirm_without_a_contradicting_figure_is_declined() -> None:

@@ -8,11 +8,17 @@ best span of each of the first three sections offered (and that section's openin
 quoted, then the subsections of the best remaining spans, up to ``MAX_SUBSECTIONS``. A
 subsection is quoted whole, so a lead-in ("The amount of the producer offset is:") comes with the
 paragraphs it introduces. Pass 2 makes one claim per subsection whose text *is* its spans, each
-cited, so a claim never says more than its quotes. A question that states a figure of the law
-(``Since the threshold was $10 million ...``, ``... is 15%, isn't it?``) where the quoted law
-states another is answered as a rejected premise, quoting the law's figure. A question that only
-asks to have a statement confirmed is declined: quoting is not confirming. Deterministic: same
-input, same output.
+cited, so a claim never says more than its quotes.
+
+A question that asserts something of the law (:func:`asat_research.premise.detection.detect_premise`:
+``Since the threshold was $10 million ...``, ``... is 15%, isn't it?``) is checked figure by
+figure against the quoted law: where the law gives the concept of a figure the question states
+(turnover, holding period, members ...) only another figure of its kind
+(:func:`asat_research.premise.figure_conflicts.figure_conflict`), the answer is a rejected
+premise: one claim, the subsection that states the law's figure, and a note naming both figures.
+A premise the quoted law does not contradict is never rejected: a question built on it ("Since
+..., how much ...?") is answered as any other; one that asks to have it confirmed ("..., right?")
+is declined, since quoting is not confirming. Deterministic: same input, same output.
 """
 
 from __future__ import annotations
@@ -22,7 +28,9 @@ from collections.abc import Sequence
 from asat_corpus.chunking import chunk_id_of
 from asat_research.answer_types import AMOUNT, ASKS_AMOUNT, ASKS_WHEN, TIME
 from asat_research.generation.port import GeneratedClaim, Generation, NumberedSpan, Selection
-from asat_research.generation.quantities import CONFIRMATION, asserts_premise, contradicted, quantities
+from asat_research.generation.quantities import quantities
+from asat_research.premise.detection import detect_premise
+from asat_research.premise.figure_conflicts import FigureConflict, figure_conflict, states_a_comparable_figure
 from asat_research.question_words import content_words
 
 NAME = "extractive"
@@ -42,11 +50,15 @@ ANSWER_TYPE_BONUS = 0.3
 RELEVANCE_WEIGHT = 1.0
 
 
-def _answer_type_bonus(question: str, text: str) -> float:
-    if asserts_premise(question):
-        stated = {q.kind for q in quantities(question)}
-        if stated & {q.kind for q in quantities(text)}:
+def _answer_type_bonus(question: str, statements: Sequence[str], text: str) -> float:
+    """A bonus for a span that can show an asserted figure right or wrong (the same kind and
+    concept; half for the same kind only), or states the kind of answer the question asks for."""
+    if statements:
+        if states_a_comparable_figure(statements, text):
             return ANSWER_TYPE_BONUS
+        stated = {q.kind for statement in statements for q in quantities(statement)}
+        if stated & {q.kind for q in quantities(text)}:
+            return ANSWER_TYPE_BONUS / 2
     if ASKS_AMOUNT.search(question) and AMOUNT.search(text):
         return ANSWER_TYPE_BONUS
     if ASKS_WHEN.search(question) and TIME.search(text):
@@ -66,13 +78,15 @@ class ExtractiveGenerator:
 
     def select(self, question: str, spans: Sequence[NumberedSpan]) -> Selection:
         wanted = content_words(question)
+        premise = detect_premise(question)
+        statements = premise.statements if premise is not None else ()
         scored: list[tuple[float, int, str]] = []
         for rank, span in enumerate(spans):
             if not _quotable(span.text):
                 continue
             overlap = len(wanted & content_words(span.text)) / len(wanted) if wanted else 0.0
             prior = 1.0 / (1.0 + rank / 8.0)
-            bonus = _answer_type_bonus(question, span.text)
+            bonus = _answer_type_bonus(question, statements, span.text)
             relevance = RELEVANCE_WEIGHT * (span.relevance or 0.0)
             scored.append((-(overlap + 0.25 * prior + bonus + relevance), rank, span.key))
         scored.sort()
@@ -101,21 +115,19 @@ class ExtractiveGenerator:
 
     def write(self, question: str, spans: Sequence[NumberedSpan]) -> Generation:
         groups = [group for group in _subsections(spans) if any(_quotable(span.text) for span in group)]
-        if asserts_premise(question):
-            wrong = contradicted(question, [span.text for group in groups for span in group])
-            if wrong:
-                kinds = {q.kind for q in wrong}
-                showing = [g for g in groups if kinds & {q.kind for span in g for q in quantities(span.text)}]
-                stated = ", ".join(q.text for q in wrong)
+        premise = detect_premise(question)
+        if premise is not None:
+            conflict = figure_conflict(premise.statements, [_claim(group).text for group in groups])
+            if conflict is not None:
                 return Generation(
-                    claims=tuple(_claim(group) for group in showing),
+                    claims=(_claim(groups[conflict.passage]),),
                     premise_rejected=True,
                     provider=NAME,
                     model=MODEL,
                     seed=None,
-                    note=f"The question states {stated}; the law in force says otherwise, as quoted. {NOTE}",
+                    note=f"{rejection_note(conflict)} {NOTE}",
                 )
-            if CONFIRMATION.search(question):
+            if premise.asks_confirmation:
                 return Generation(
                     claims=(),
                     premise_rejected=False,
@@ -130,6 +142,14 @@ class ExtractiveGenerator:
                 )
         claims = tuple(_claim(group) for group in groups)
         return Generation(claims=claims, premise_rejected=False, provider=NAME, model=MODEL, seed=None, note=NOTE)
+
+
+def rejection_note(conflict: FigureConflict) -> str:
+    """Which statement of the question is wrong and why: its figure and the law's for the concept."""
+    return (
+        f'The question says {conflict.stated.text} ("{conflict.statement}"); for the {conflict.concept}, '
+        f"the law in force says {conflict.law.text}, as quoted."
+    )
 
 
 def _chunk(span: NumberedSpan) -> str:
