@@ -6,6 +6,8 @@ import os
 import subprocess
 import sys
 import textwrap
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -16,7 +18,7 @@ from asat_ingest.edge_query import edge_hybrid_query
 from asat_ingest.index_errors import IndexLockedError, IndexSchemaError
 from asat_ingest.index_point import YEAR_KEYS
 from asat_ingest.sparse_vector import SparseVector
-from asat_ingest.testing.vector_index_contract import VectorIndexContract
+from asat_ingest.testing.vector_index_contract import DIM, IDENTITY, VectorIndexContract, point, sparse, unit
 from asat_ingest.vector_index import VectorIndex
 
 
@@ -106,3 +108,40 @@ def test_the_income_year_filter_is_on_every_prefetch_and_on_the_fused_query() ->
 def test_an_empty_sparse_query_skips_the_sparse_prefetch() -> None:
     request = edge_hybrid_query([1.0, 0.0], SparseVector((), ()), 2020, 5, 50, None, None)
     assert len(request.prefetches) == 1
+
+
+def test_concurrent_first_searches_open_the_shard_once(tmp_path: Path) -> None:
+    # Any caller that searches from several threads (the service serialises its own searches) must
+    # not open the shard twice: a second open fails on its write-ahead log.
+    directory = tmp_path / "edge"
+    built = QdrantEdgeIndex(directory, collection="c")
+    built.create("c", DIM, "g", IDENTITY)
+    built.upsert(point(f"p{i}", unit((i, 1.0)), sparse((100 + i, 1.0))) for i in range(DIM))
+    built.stamp()
+    built.close()
+    index = QdrantEdgeIndex(directory, collection="c")
+    start = threading.Barrier(8, timeout=10)
+
+    def search(i: int) -> str:
+        start.wait()
+        return index.hybrid_search(unit((i % DIM, 1.0)), None, 2020, 1, 10)[0].id
+
+    try:
+        with ThreadPoolExecutor(8) as pool:
+            found = list(pool.map(search, range(8)))
+    finally:
+        index.close()
+    assert found == [f"p{i % DIM}" for i in range(8)]
+
+
+def test_the_stamp_is_read_again_only_when_its_file_changes(tmp_path: Path) -> None:
+    index = QdrantEdgeIndex(tmp_path / "edge", collection="c")
+    index.create("c", DIM, "g", IDENTITY)
+    first = index.read_stamp()
+    assert first is not None and not first.complete
+    assert index.read_stamp() is first  # unchanged file: the record already read
+    index.upsert([point("p0", unit((0, 1.0)))])
+    done = index.stamp()
+    again = index.read_stamp()
+    assert again == done and again is not None and again.complete and again.points == 1
+    index.close()

@@ -138,6 +138,7 @@ def _say(line: str) -> None:
 def _serve(config: IngestConfig, host: str, port: int, build_if_needed: bool) -> int:
     import uvicorn
 
+    from asat_corpus.startup_gc import freeze_startup_objects
     from asat_ingest.app import create_app
     from asat_ingest.runtime import IngestRuntime
 
@@ -148,8 +149,10 @@ def _serve(config: IngestConfig, host: str, port: int, build_if_needed: bool) ->
     if build_if_needed and not status.ready:
         job = runtime.start_build()
         _say(f"building the index in the background (build {job.id}); serving meanwhile, searches refused until done")
+    app = create_app(runtime, service_token=token)
+    freeze_startup_objects()
     try:
-        uvicorn.run(create_app(runtime, service_token=token), host=host, port=port, log_level="warning")
+        uvicorn.run(app, host=host, port=port, log_level="warning")
     finally:
         runtime.close()
     return 0

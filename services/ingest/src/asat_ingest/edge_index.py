@@ -17,6 +17,7 @@ import json
 import os
 import re
 import shutil
+import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -66,6 +67,8 @@ class QdrantEdgeIndex:
         self._optimize_on_stamp = optimize_on_stamp
         self._shard: qe.EdgeShard | None = None
         self._stamp: IndexStamp | None = None
+        self._opening = threading.Lock()
+        self._read: tuple[tuple[str, int, int, int], IndexStamp] | None = None  # the stamp file last read
 
     @property
     def collection(self) -> str:
@@ -86,22 +89,32 @@ class QdrantEdgeIndex:
         self._stamp = stamp
 
     def read_stamp(self) -> IndexStamp | None:
+        """The stamp on disk; read again only when the file changed (a new stamp is a new file,
+        moved into place), since every search asks."""
         path = self._collection_dir() / STAMP_FILE
-        if not path.exists():
+        try:
+            seen = path.stat()
+        except FileNotFoundError:
             return None
-        return IndexStamp.from_json(json.loads(path.read_text(encoding="utf-8")))
+        key = (str(path), seen.st_ino, seen.st_mtime_ns, seen.st_size)
+        if self._read is not None and self._read[0] == key:
+            return self._read[1]
+        stamp = IndexStamp.from_json(json.loads(path.read_text(encoding="utf-8")))
+        self._read = (key, stamp)
+        return stamp
 
     def _require_open(self) -> tuple[qe.EdgeShard, IndexStamp]:
         if not self._lock.held:
             raise IndexSchemaError(f"the index at {self._directory} is closed; open a new QdrantEdgeIndex")
-        if self._shard is None or self._stamp is None:
-            stamp = self.read_stamp()
-            shard_dir = self._collection_dir() / SHARD_DIR
-            if stamp is None or not shard_dir.exists():
-                raise IndexMissingError(self._collection, str(self._directory))
-            self._shard = qe.EdgeShard.load(str(shard_dir))
-            self._stamp = stamp
-        return self._shard, self._stamp
+        with self._opening:  # concurrent first searches open the shard once (a second open fails on its WAL)
+            if self._shard is None or self._stamp is None:
+                stamp = self.read_stamp()
+                shard_dir = self._collection_dir() / SHARD_DIR
+                if stamp is None or not shard_dir.exists():
+                    raise IndexMissingError(self._collection, str(self._directory))
+                self._shard = qe.EdgeShard.load(str(shard_dir))
+                self._stamp = stamp
+            return self._shard, self._stamp
 
     def create(self, collection: str, dense_dim: int, corpus_generation: str, embedder_identity: str) -> None:
         check_collection_name(collection)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from asat_corpus.contracts.search import MAX_SEARCH_LIMIT
 from asat_corpus.income_year import MAX_INCOME_YEAR, MIN_INCOME_YEAR
@@ -42,14 +43,19 @@ class SearchHit:
     payload: dict[str, Any]
 
 
-def _cosine(a: Sequence[float], b: Sequence[float]) -> float:
-    va = np.asarray(a, dtype=np.float64)
-    vb = np.asarray(b, dtype=np.float64)
-    if va.shape != vb.shape:
-        raise ValueError(f"cannot compare a {va.shape[0]}-dimensional vector with a {vb.shape[0]}-dimensional one")
-    na = float(np.linalg.norm(va))
-    nb = float(np.linalg.norm(vb))
-    return float(va @ vb) / (na * nb) if na and nb else 0.0
+def cosines(query: Sequence[float], vectors: Sequence[Sequence[float] | npt.NDArray[np.float32]]) -> list[float]:
+    """The cosine between ``query`` and each of ``vectors``, in one matrix product (0 where either
+    vector is all zeros)."""
+    if not vectors:
+        return []
+    q = np.asarray(query, dtype=np.float64)
+    matrix = np.asarray(np.stack([np.asarray(v, dtype=np.float64) for v in vectors]))
+    if matrix.shape[1] != q.shape[0]:
+        raise ValueError(f"cannot compare a {q.shape[0]}-dimensional vector with {matrix.shape[1]}-dimensional ones")
+    norms = np.linalg.norm(matrix, axis=1) * float(np.linalg.norm(q))
+    dots = matrix @ q
+    safe = np.where(norms > 0, norms, 1.0)
+    return [float(x) for x in np.where(norms > 0, dots / safe, 0.0)]
 
 
 def check_search_input(
@@ -109,18 +115,21 @@ class IndexSearcher:
                     f"the index returned {hit.id} outside income year {income_year}; refusing to serve it"
                 )
         embed_texts = [str(hit.payload.get("embed_text", "")) for hit in hits]
-        cached = self._cache.get_many(self._embedder.identity, embed_texts)
+        cached = self._cache.get_arrays(self._embedder.identity, embed_texts)
         missing = [t for t, v in zip(embed_texts, cached, strict=True) if v is None]
         fresh = dict(zip(missing, self._embedder.embed(missing), strict=True)) if missing else {}
+        vectors = [
+            vector if vector is not None else fresh[text] for text, vector in zip(embed_texts, cached, strict=True)
+        ]
         results = []
-        for hit, text, vector in zip(hits, embed_texts, cached, strict=True):
+        for hit, score in zip(hits, cosines(dense, vectors), strict=True):
             payload = {k: v for k, v in hit.payload.items() if k != "embed_text"}
             results.append(
                 SearchHit(
                     chunk_id=hit.id,
                     source_id=str(payload.get("source_id", "")),
                     score=hit.score,
-                    dense_score=_cosine(dense, vector if vector is not None else fresh[text]),
+                    dense_score=score,
                     payload=payload,
                 )
             )

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
+import numpy.typing as npt
 
 _SCHEMA = "CREATE TABLE IF NOT EXISTS vectors (key BLOB PRIMARY KEY, dim INTEGER NOT NULL, data BLOB NOT NULL)"
 _LOOKUP_CHUNK = 500
@@ -41,8 +42,12 @@ class VectorCache:
 
     def get_many(self, identity: str, texts: Sequence[str]) -> list[list[float] | None]:
         """The cached vector of each text, or None where there is none."""
+        return [None if v is None else v.astype(np.float64).tolist() for v in self.get_arrays(identity, texts)]
+
+    def get_arrays(self, identity: str, texts: Sequence[str]) -> list[npt.NDArray[np.float32] | None]:
+        """The cached vector of each text as a float32 array (read-only), or None where there is none."""
         keys = [cache_key(identity, text) for text in texts]
-        found: dict[bytes, list[float]] = {}
+        found: dict[bytes, npt.NDArray[np.float32]] = {}
         with self._guard:
             for start in range(0, len(keys), _LOOKUP_CHUNK):
                 chunk = keys[start : start + _LOOKUP_CHUNK]
@@ -51,7 +56,7 @@ class VectorCache:
                 for key, dim, data in rows:
                     vector = np.frombuffer(data, dtype="<f4")
                     if vector.shape[0] == dim:
-                        found[bytes(key)] = vector.astype(np.float64).tolist()
+                        found[bytes(key)] = vector
         result = [found.get(key) for key in keys]
         hit_count = sum(1 for vector in result if vector is not None)
         self.hits += hit_count

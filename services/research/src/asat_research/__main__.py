@@ -35,19 +35,22 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     import uvicorn
 
+    from asat_corpus.startup_gc import freeze_startup_objects
     from asat_research.api import create_app
 
+    app = create_app(
+        service.pipeline,
+        service.health,
+        service.anchors,
+        service.max_concurrent,
+        service_token=token,
+        generators=service.generators,
+        index_gate=service.index_gate,
+    )
+    freeze_startup_objects()
     try:
         uvicorn.run(
-            create_app(
-                service.pipeline,
-                service.health,
-                service.anchors,
-                service.max_concurrent,
-                service_token=token,
-                generators=service.generators,
-                index_gate=service.index_gate,
-            ),
+            app,
             host=host,
             port=port,
             log_level="warning",

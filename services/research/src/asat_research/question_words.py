@@ -19,5 +19,5 @@ _WORD = re.compile(r"[a-z0-9$%]+(?:[-.,][a-z0-9]+)*")
 def content_words(text: str) -> frozenset[str]:
     """The six-letter stems of the words of ``text`` that carry its topic. Kept for the texts last
     asked about: the same passages come back with question after question (pure; the set frozen)."""
-    words = {w.strip(".,") for w in _WORD.findall(text.casefold())}
-    return frozenset(w[:6] for w in words if w not in QUESTION_STOPWORDS and len(w) > 1)
+    # A match never starts or ends with "." or "," (the pattern ends each piece with a letter or digit).
+    return frozenset(w[:6] for w in set(_WORD.findall(text.casefold())) if w not in QUESTION_STOPWORDS and len(w) > 1)
