@@ -59,3 +59,21 @@ def test_a_violation_names_provider_and_model_and_says_nothing_was_repaired() ->
         run_write(ask, QUESTION, SELECTED, provider="router", model="tiny", seed=7)
     assert "discarded, not repaired" in str(caught.value)
     assert "ASAT_GENERATION_PROVIDER=extractive" in str(caught.value)
+
+
+def test_pass_2_hears_what_the_question_asserts_and_a_figure_the_law_gives_otherwise() -> None:
+    asserting = "Since the aggregated turnover threshold was $10 million in 2014-15, my client qualifies, right?"
+    request = writing_request(asserting, SELECTED)
+    assert (
+        "The question asserts:" in request.user
+        and "premise_rejected to true only if a span contradicts" in request.user
+    )
+    assert "$10 million" in request.user.split("The question asserts:")[1]
+    assert "The spans give $2 million for the turnover, where the question says $10 million." in request.user
+
+
+def test_a_true_premise_gets_the_hint_without_a_figure_and_a_plain_question_gets_none() -> None:
+    true_premise = "Since the aggregated turnover threshold was $2 million in 2014-15, my client qualifies, right?"
+    assert "The question asserts:" in writing_request(true_premise, SELECTED).user
+    assert "The spans give" not in writing_request(true_premise, SELECTED).user
+    assert "The question asserts:" not in writing_request(QUESTION, SELECTED).user

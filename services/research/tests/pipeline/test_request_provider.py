@@ -329,3 +329,31 @@ def test_the_key_never_serialises_back_nor_shows_in_a_repr() -> None:
         GenerationProvider.model_validate(_provider("not a url"))
     assert "base_url" in str(refused.value)
     assert "api_key" not in GenerationProvider(kind="ollama", model="llama3.1:8b").wire()
+
+
+# -- a model's rejected premise stands only on a verified quote ---------------------------------------
+
+
+def test_a_models_rejected_premise_with_a_cited_claim_is_kept(stub: StubServer) -> None:
+    f = fakes()
+    api = TestClient(create_app(f.pipeline()))
+    select = _exchange("select", 200, _completion(json.dumps({"span_keys": ["S1"]})))
+    write = _completion(json.dumps({"claims": [{"text": CLAIM, "span_keys": ["S1"]}], "premise_rejected": True}))
+    stub.script(select, _exchange("write", 200, write))
+    asserting = "Since the turnover threshold was $10 million in FY2015, my client's business qualified, right?"
+    reply = api.post("/v1/research", json={"question": asserting, "provider": _provider(f"{stub.url}/v1")})
+    outcome = ResearchOutcome.model_validate(reply.json())
+    assert outcome.answered and outcome.premise_rejected and outcome.claims[0].citations
+    assert "The question asserts:" in stub.received[1].body["messages"][-1]["content"]
+
+
+def test_a_models_rejected_premise_without_a_verified_claim_is_not_shown(stub: StubServer) -> None:
+    f = fakes()
+    api = TestClient(create_app(f.pipeline()))
+    select = _exchange("select", 200, _completion(json.dumps({"span_keys": ["S1"]})))
+    write = _completion(json.dumps({"claims": [], "premise_rejected": True}))
+    stub.script(select, _exchange("write", 200, write))
+    asserting = "Since the turnover threshold was $10 million in FY2015, my client's business qualified, right?"
+    reply = api.post("/v1/research", json={"question": asserting, "provider": _provider(f"{stub.url}/v1")})
+    outcome = ResearchOutcome.model_validate(reply.json())
+    assert not outcome.answered and not outcome.premise_rejected and outcome.claims == ()

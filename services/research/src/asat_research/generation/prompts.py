@@ -29,6 +29,28 @@ WRITE_INSTRUCTION = (
 )
 
 
+PREMISE_HINT = (
+    "\n\nThe question asserts: {statements}. Check each assertion against the spans. Set "
+    "premise_rejected to true only if a span contradicts one, and then make a claim that says what "
+    "the law is, citing that span. If the spans support an assertion or do not address it, do not "
+    "reject it."
+)
+FIGURE_HINT = " The spans give {law} for the {concept}, where the question says {stated}."
+
+
+def premise_hint(statements: Sequence[str], figure: tuple[str, str, str] | None) -> str:
+    """What the premise detector found, for pass 2: the asserted statements and, where a figure
+    the question states differs from the law's for the same concept, ``(stated, law, concept)``."""
+    if not statements:
+        return ""
+    quoted = "; ".join(f'"{statement}"' for statement in statements)
+    hint = PREMISE_HINT.format(statements=quoted)
+    if figure is not None:
+        stated, law, concept = figure
+        hint += FIGURE_HINT.format(law=law, concept=concept, stated=stated)
+    return hint
+
+
 def render_spans(spans: Sequence[NumberedSpan]) -> str:
     return "\n".join(f"[{s.key}] {s.label}: {s.text}" for s in spans)
 

@@ -18,10 +18,13 @@ from asat_research.generation.prompts import (
     SYSTEM,
     WRITE_INSTRUCTION,
     claims_schema,
+    premise_hint,
     render_spans,
     selection_schema,
 )
 from asat_research.generation.reply_parser import SchemaViolation, parse_generation, parse_selection
+from asat_research.premise.detection import detect_premise
+from asat_research.premise.figure_conflicts import figure_conflict
 
 DEFAULT_SEED = 7
 SELECT_SCHEMA_NAME = "select_spans"
@@ -59,11 +62,17 @@ def selection_request(question: str, spans: Sequence[NumberedSpan]) -> PassReque
 
 
 def writing_request(question: str, spans: Sequence[NumberedSpan]) -> PassRequest:
+    """Pass 2's request; a question that asserts something of the law comes with the premise
+    detector's reading of it (a hint: the model's rejection still stands only on a verified quote)."""
     keys = _offered_keys(spans)
+    premise = detect_premise(question)
+    statements = premise.statements if premise is not None else ()
+    conflict = figure_conflict(statements, [span.text for span in spans]) if statements else None
+    figure = (conflict.stated.text, conflict.law.text, conflict.concept) if conflict is not None else None
     return PassRequest(
         schema_name=WRITE_SCHEMA_NAME,
         system=SYSTEM,
-        user=WRITE_INSTRUCTION.format(question=question, spans=render_spans(spans)),
+        user=WRITE_INSTRUCTION.format(question=question, spans=render_spans(spans)) + premise_hint(statements, figure),
         schema=claims_schema(keys),
         keys=keys,
     )
