@@ -120,6 +120,12 @@ RULES: tuple[Rule, ...] = (
         "clones, installs and builds the whole index from empty caches (many minutes)",
     ),
     Rule(r"scripts/bench_first_stage\.py", HELP, "searches the whole index in process for every suite case"),
+    Rule(r"scripts/bench_premise\.py", HELP, "reads every Interpretative Decision and scores 484 statements (minutes)"),
+    Rule(
+        r"-m asat_research\.premise\.train_cli train",
+        HELP,
+        "trains the contradiction model from the whole corpus (a minute or more); tests/premise train a tiny one",
+    ),
     Rule(
         r"scripts/bench_index\.py --profile",
         HELP,
