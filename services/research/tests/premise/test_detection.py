@@ -111,6 +111,10 @@ PLAIN = [
     "What is the law on speeding fines?",
     "How long must an asset be held for the CGT discount, right?",
     "What was the small business entity turnover threshold in 2014-15?",
+    "Can I deduct my phone bill, do you think?",
+    "Is my client a small business entity, right?",
+    "Does the company get the CGT discount, correct?",
+    "Should the trust withhold PAYG from these payments, don't you agree?",
 ]
 
 

@@ -293,3 +293,31 @@ def test_the_first_false_statement_is_named() -> None:
     statements = ["the turnover threshold was $2 million", "the GST rate is 15%"]
     conflict = figure_conflict(statements, [SBE_2015, GST])
     assert conflict is not None and conflict.statement == "the GST rate is 15%" and conflict.passage == 1
+
+
+# A value of the client's entity stated against a bound of the law is a case to test, not a rival
+# bound (review finding: these were rejected premises).
+BASE_RATE = "its aggregated turnover for the income year is less than $50 million"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Since the company has aggregated turnover of $12 million, what tax rate applies?",
+        "The trust has aggregated turnover of $20 million, so it is a base rate entity, right?",
+        "Given the fund has aggregated turnover of $30 million, is it a base rate entity?",
+    ],
+)
+def test_an_entitys_own_value_against_the_laws_bound_is_not_a_conflict(question: str) -> None:
+    premise = detect_premise(question)
+    assert premise is not None
+    assert figure_conflict(premise.statements, [BASE_RATE]) is None
+
+
+def test_a_stated_bound_of_the_same_concept_is_still_a_conflict() -> None:
+    premise = detect_premise(
+        "Since the base rate entity turnover threshold is $10 million, the company qualifies, right?"
+    )
+    assert premise is not None
+    conflict = figure_conflict(premise.statements, [BASE_RATE])
+    assert conflict is not None and (conflict.stated.text, conflict.law.text) == ("$10 million", "$50 million")

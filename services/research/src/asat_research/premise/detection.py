@@ -140,7 +140,20 @@ def _statements(text: str) -> list[str]:
         joined[-1] = f"{joined[-1]}, {pending}"
     elif pending:
         joined.append(pending)
-    return [s for s in (_clean(piece) for piece in joined) if s and _asserts(s) and not _WH_START.match(s)]
+    return [s for s in (_clean(piece) for piece in joined) if s and _asserts(s) and not _asks(s)]
+
+
+# A yes/no question's inverted start ("Can I deduct ...", "Is the company ..."): it asks, it asserts nothing.
+_YES_NO_START = re.compile(
+    r"^\s*(?:can|could|is|are|was|were|does|do|did|should|will|would|may|might|must|has|have|had|am)\s+"
+    r"(?:i|we|you|he|she|it|they|my|our|her|his|their|the|a|an|this|that|there|someone|anyone|[a-z]+'s)\b",
+    re.IGNORECASE,
+)
+
+
+def _asks(text: str) -> bool:
+    """``text`` is a question (a wh-word or a yes/no question's start), not a statement."""
+    return bool(_WH_START.match(text) or _YES_NO_START.match(text))
 
 
 def _opener_clause(text: str) -> tuple[str, str] | None:
@@ -183,7 +196,7 @@ def detect_premise(question: str) -> Premise | None:
         form = form or PremiseForm.OPENER
     elif form is not None:
         # the tag or lead asserts the body even where no verb of the list is in it ("... reaches $40,000")
-        statements = _statements(body) or [s for s in (_clean(body),) if s and not _WH_START.match(s)]
+        statements = _statements(body) or [s for s in (_clean(body),) if s and not _asks(s)]
     if not statements or form is None:
         return None
     return Premise(tuple(statements), form, asks_confirmation=form is not PremiseForm.OPENER)

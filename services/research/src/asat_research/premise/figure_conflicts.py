@@ -19,6 +19,7 @@ months", nor "the spouse earns $13,800" with a turnover of $2 million.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -120,6 +121,8 @@ def figure_conflict(statements: Sequence[str], provision_texts: Sequence[str]) -
             continue
         if any(same_figure(stated, f) for c in candidates for f in _sentence_of(c, figures)):
             continue  # a list the concept words did not reach: "40% for a feature film, 30% otherwise"
+        if not _states_the_rule(statement, stated, candidates):
+            continue  # "the company has turnover of $12 million": a value to test against the law's bound
         # the closest concept, then a figure bounded as the question's is ("fewer than 5" for "up
         # to 10", not "only one"); max keeps the first of equals
         best = max(
@@ -127,6 +130,26 @@ def figure_conflict(statements: Sequence[str], provision_texts: Sequence[str]) -
         )
         return _conflict(statement, stated, best)
     return None
+
+
+# Words that make a stated figure a statement of the rule itself ("the threshold was $10 million",
+# "cuts out once the spouse earns $13,800"), not a value of the client's case.
+_RULE_CUE = re.compile(
+    r"\b(?:thresholds?|caps?|capped|limits?|ceiling|cut[- ]?off|cuts? out|maximum|minimum|once|until|"
+    r"up to|at least|at most|more than|less than|fewer than|no more than|exceeds?)\b",
+    re.IGNORECASE,
+)
+
+
+def _states_the_rule(statement: str, stated: FigureInContext, candidates: Sequence[_Candidate]) -> bool:
+    """Whether the stated figure can contradict the law's. Where the law bounds the concept ("less
+    than $50 million") and the question states a plain value of it ("the company has turnover of
+    $12 million"), the value is one to test against the bound, not a rival bound: only words that
+    state a rule (threshold, limit, once ...) make it one. A plain value against the law's plain
+    value (a rate, a period) is always comparable."""
+    if stated.bound is not Bound.NONE or all(c.figure.bound is Bound.NONE for c in candidates):
+        return True
+    return bool(_RULE_CUE.search(statement))
 
 
 def _sentence_of(candidate: _Candidate, figures: Sequence[Sequence[FigureInContext]]) -> list[FigureInContext]:
