@@ -68,8 +68,11 @@ def timed(run: Run, stage: str, work: Callable[[], Any]) -> Any:
     return value
 
 
-def stack_env(cache: Path, port_base: int, extra: Mapping[str, str]) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ASAT_")}
+def stack_env(cache: Path, port_base: int, extra: Mapping[str, str], keep_cache_dir: bool = False) -> dict[str, str]:
+    """The clone's environment: none of this shell's ``ASAT_*`` settings (but, for a second clone,
+    the build cache directory where this user set one), the cache home ``cache``, its own ports."""
+    kept = ("ASAT_VECTOR_CACHE_DIR",) if keep_cache_dir else ()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ASAT_") or k in kept}
     env |= {
         "XDG_CACHE_HOME": str(cache),
         "ASAT_CORPUS_DIR": os.environ.get("ASAT_CORPUS_DIR") or str((REPO_ROOT.parent / "shared" / "corpus").resolve()),
@@ -130,7 +133,7 @@ def measure(args: argparse.Namespace) -> list[Run]:
     scratch.chmod(0o755)  # the embedded Postgres runs as its own user, which must enter the clone
     clone, log = scratch / "main", scratch / "log.txt"
     cache = shared_cache_dir() if args.shared_cache else scratch / "cache"
-    env = stack_env(cache, args.port_base, extra)
+    env = stack_env(cache, args.port_base, extra, keep_cache_dir=args.shared_cache)
     cold, warm = Run("second_clone" if args.shared_cache else "cold"), Run("warm")
     try:
         timed(cold, "clone", lambda: sh(["git", "clone", "-q", str(args.repo), str(clone)], scratch, env, log))

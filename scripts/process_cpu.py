@@ -17,7 +17,8 @@ TICKS_PER_S = os.sysconf("SC_CLK_TCK")
 
 def stat_fields(stat_line: str) -> list[str]:
     """The fields of a ``/proc/<pid>/stat`` line after the command (which may hold spaces and
-    parentheses): index 0 is the state, 1 the parent pid, 2 the process group, 11 and 12 utime and stime."""
+    parentheses): index 0 is the state, 1 the parent pid, 2 the process group, 11 and 12 utime and
+    stime, 13 and 14 those of its children that have ended and been waited for."""
     return stat_line[stat_line.rindex(")") + 2 :].split()
 
 
@@ -25,7 +26,7 @@ def stat_fields(stat_line: str) -> list[str]:
 class ProcessCpu:
     parent: int
     group: int
-    cpu_s: float  # user + system
+    cpu_s: float  # user + system, its own and that of its ended children (a backend that exits counts)
 
 
 def processes(proc: Path = Path("/proc")) -> dict[int, ProcessCpu]:
@@ -38,7 +39,7 @@ def processes(proc: Path = Path("/proc")) -> dict[int, ProcessCpu]:
             fields = stat_fields((entry / "stat").read_text())
         except (OSError, ValueError):
             continue  # the process ended while we looked
-        cpu = (int(fields[11]) + int(fields[12])) / TICKS_PER_S
+        cpu = sum(int(fields[i]) for i in (11, 12, 13, 14)) / TICKS_PER_S
         found[int(entry.name)] = ProcessCpu(parent=int(fields[1]), group=int(fields[2]), cpu_s=cpu)
     return found
 
@@ -75,7 +76,10 @@ def service_groups(run_dir: Path) -> dict[str, tuple[int, int]]:
     are skipped."""
     groups: dict[str, tuple[int, int]] = {}
     for pid_file in sorted(run_dir.glob("*.pid")):
-        lines = pid_file.read_text().split()
+        try:
+            lines = pid_file.read_text().split()
+        except OSError:
+            continue  # removed while we looked (`make down`)
         if len(lines) >= 2 and lines[0].isdigit() and lines[1].isdigit():
             groups[pid_file.stem] = (int(lines[0]), int(lines[1]))
     return groups

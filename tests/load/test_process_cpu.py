@@ -10,7 +10,7 @@ from process_cpu import TICKS_PER_S, group_cpu_s, service_cpu_s, service_groups,
 
 
 def _stat(pid: int, command: str, group: int, utime: int, stime: int, parent: int = 1) -> str:
-    rest = ["S", str(parent), str(group), *["0"] * 8, str(utime), str(stime), *["0"] * 10]
+    rest = ["S", str(parent), str(group), *["0"] * 8, str(utime), str(stime), "0", "0", *["0"] * 8]
     return f"{pid} ({command}) " + " ".join(rest) + "\n"
 
 

@@ -3,6 +3,8 @@ the tokens give, and a changed tokenizer never reads counts made by another."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 from hypothesis import given, settings
@@ -11,7 +13,7 @@ from hypothesis import strategies as st
 from asat_ingest.bm25 import Bm25Encoder
 from asat_ingest.legal_tokenizer import legal_tokenize
 from asat_ingest.term_count_cache import TermCountCache, term_counts_with_cache
-from asat_ingest.term_counts import TOKENIZER_IDENTITY, TermCounts, count_terms
+from asat_ingest.term_counts import TOKENIZER_IDENTITY, TOKENIZER_MODULE_NAMES, TermCounts, count_terms
 
 # Sentences in the form of s 8-1 and s 328-110 ITAA 1997 (written for the test).
 TEXTS = [
@@ -80,3 +82,17 @@ def test_another_tokenizer_identity_reads_nothing(tmp_path: Path) -> None:
 
 def test_the_identity_names_the_tokenizers_source() -> None:
     assert TOKENIZER_IDENTITY.startswith("legal-tokenizer|sha256=") and len(TOKENIZER_IDENTITY.split("=")[1]) == 16
+
+
+def test_the_identity_covers_every_module_the_tokenizer_imports() -> None:
+    # A module the tokenizer comes to import, left out of the identity, would let counts made
+    # before a change to it be read back after.
+    script = (
+        "import sys\n"
+        "before = set(sys.modules)\n"
+        "import asat_ingest.legal_tokenizer, asat_ingest.token_dimension\n"
+        "loaded = set(sys.modules) - before\n"
+        "print(' '.join(sorted(m for m in loaded if m.startswith('asat_') and not hasattr(sys.modules[m], '__path__'))))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=120)
+    assert tuple(done.stdout.split()) == TOKENIZER_MODULE_NAMES

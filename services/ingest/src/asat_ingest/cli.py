@@ -146,11 +146,11 @@ def _serve(config: IngestConfig, host: str, port: int, build_if_needed: bool) ->
     runtime = IngestRuntime(config, log=_say)
     status = runtime.status()
     _say(status.message)
+    app = create_app(runtime, service_token=token)
+    freeze_startup_objects()  # before a build allocates anything
     if build_if_needed and not status.ready:
         job = runtime.start_build()
         _say(f"building the index in the background (build {job.id}); serving meanwhile, searches refused until done")
-    app = create_app(runtime, service_token=token)
-    freeze_startup_objects()
     try:
         uvicorn.run(app, host=host, port=port, log_level="warning")
     finally:

@@ -87,6 +87,7 @@ class QdrantEdgeIndex:
         tmp.write_text(json.dumps(stamp.to_json(), indent=2, sort_keys=True) + "\n", encoding="utf-8")
         os.replace(tmp, path)
         self._stamp = stamp
+        self._read = None  # this process wrote it: the next read reads the file
 
     def read_stamp(self) -> IndexStamp | None:
         """The stamp on disk; read again only when the file changed (a new stamp is a new file,

@@ -11,6 +11,8 @@ counts made by an older tokenizer are never read back.
 from __future__ import annotations
 
 import hashlib
+import sys
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,7 +37,12 @@ _TOKENIZER_MODULES: tuple[ModuleType, ...] = (
 
 
 def _source_identity(modules: tuple[ModuleType, ...]) -> str:
+    """A hash of each module's source, and of the Unicode tables and Python version that casing,
+    NFKC and the patterns' character classes depend on."""
     digest = hashlib.sha256()
+    digest.update(
+        f"unicode {unicodedata.unidata_version}; python {sys.version_info[0]}.{sys.version_info[1]}\0".encode()
+    )
     for module in modules:
         if module.__file__ is None:
             raise RuntimeError(f"the tokenizer module {module.__name__} has no source file to name it by")
@@ -46,7 +53,10 @@ def _source_identity(modules: tuple[ModuleType, ...]) -> str:
     return f"legal-tokenizer|sha256={digest.hexdigest()[:16]}"
 
 
+# Every module (not package) that importing the tokenizer and the dimension loads from this project:
+# tests/test_term_counts.py checks the list against a fresh interpreter's imports.
 TOKENIZER_IDENTITY = _source_identity(_TOKENIZER_MODULES)
+TOKENIZER_MODULE_NAMES = tuple(sorted(module.__name__ for module in _TOKENIZER_MODULES))
 
 
 @dataclass(frozen=True)

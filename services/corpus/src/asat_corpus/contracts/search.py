@@ -69,7 +69,7 @@ class IndexBuild(BaseModel):
     state: BuildState
     phase: str = Field(
         description="'' before the first texts, 'embed' (texts to vectors; cached ones count at once), "
-        "'index' (points written)."
+        "'terms' (each text's search terms counted; cached ones count at once), 'index' (points written)."
     )
     done: int = Field(ge=0, description="Texts done in this phase.")
     total: int = Field(ge=0, description="Texts this phase has to do.")
