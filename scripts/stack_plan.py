@@ -466,6 +466,8 @@ class ProcStat:
     ppid: int
     pgid: int
     start_ticks: int
+    # CPU used, in clock ticks: user and system, its own and its waited-for children's (fields 14-17)
+    cpu_ticks: int = 0
 
     @property
     def alive(self) -> bool:
@@ -489,6 +491,7 @@ def parse_proc_stat(text: str) -> ProcStat:
         ppid=int(rest[1]),
         pgid=int(rest[2]),
         start_ticks=int(rest[19]),
+        cpu_ticks=sum(int(field) for field in rest[11:15]),
     )
 
 

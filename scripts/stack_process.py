@@ -27,10 +27,10 @@ from stack_plan import (
 PROC = Path("/proc")
 
 
-def process_table() -> dict[int, ProcStat]:
-    """Every process visible in /proc now (entries that vanish while reading are skipped)."""
+def process_table(proc: Path = PROC) -> dict[int, ProcStat]:
+    """Every process visible in ``proc`` now (entries that vanish while reading are skipped)."""
     table: dict[int, ProcStat] = {}
-    for entry in PROC.iterdir():
+    for entry in proc.iterdir():
         if not entry.name.isdigit():
             continue
         try:

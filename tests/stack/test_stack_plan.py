@@ -399,7 +399,7 @@ def test_proc_stat_reads_a_real_line() -> None:
         "4242 (python) S 1 4242 4242 0 -1 4194560 12043 0 3 0 410 32 0 0 20 0 4 0 98765 "
         "1234567 8910 18446744073709551615 1 1 0 0 0 0 0 16781312 2 0 0 0 17 1 0 0 0 0 0"
     )
-    assert parse_proc_stat(line) == ProcStat(pid=4242, state="S", ppid=1, pgid=4242, start_ticks=98765)
+    assert parse_proc_stat(line) == ProcStat(pid=4242, state="S", ppid=1, pgid=4242, start_ticks=98765, cpu_ticks=442)
 
 
 @given(
