@@ -32,9 +32,9 @@ from enum import StrEnum
 from asat_corpus.corpus_build import CorpusBuild
 from asat_corpus.provision import ProvisionTimeline, ProvisionVersion
 from asat_corpus.resolution import Status, resolve
-from asat_research.relevance.aid_record import AidRecord, names_provision, read_aid
+from asat_research.relevance.aid_record import AidRecord, names_provision
 from asat_research.relevance.leakage import LeakageGuard
-from asat_research.relevance.training_data import CATCH_ALL, act_names, provision_split
+from asat_research.relevance.training_data import CATCH_ALL, aid_records, provision_split
 
 
 class Label(StrEnum):
@@ -352,16 +352,9 @@ def statement_of(
 def build_statement_set(corpus: CorpusBuild, evaluation_questions: Iterable[str]) -> StatementSet:
     """Every labelled statement the corpus's Interpretative Decisions give, in corpus order."""
     guard = LeakageGuard.of(evaluation_questions)
-    acts = act_names(corpus)
     counts: Counter[str] = Counter()
     statements: list[IdStatement] = []
-    for ruling in corpus.rulings:
-        if ruling.doc_type != "AID":
-            continue
-        record = read_aid(ruling.id, ruling.text, acts)
-        if record is None:
-            counts["aid: no issue"] += 1
-            continue
+    for record in aid_records(corpus, counts):
         statement = statement_of(record, corpus, counts, guard)
         if statement is None:
             continue

@@ -30,12 +30,12 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from asat_corpus.corpus_build import CorpusBuild
 from asat_corpus.income_year import income_year_of
-from asat_research.relevance.aid_record import mask_provision, names_provision, read_aid
+from asat_research.relevance.aid_record import AidRecord, mask_provision, names_provision, read_aid
 from asat_research.relevance.defined_terms import DICTIONARIES, DefinedTerm, dictionary_entries
 from asat_research.relevance.division_summaries import Section, summary_pairs
 from asat_research.relevance.leakage import LeakageGuard
@@ -145,10 +145,10 @@ def _year_for(corpus: CorpusBuild, targets: Sequence[Target], preferred: int) ->
     return later[0] if later else years[-1]
 
 
-def aid_examples(corpus: CorpusBuild, counts: Counter[str]) -> tuple[list[Row], list[AbstentionExample]]:
+def aid_records(corpus: CorpusBuild, counts: Counter[str]) -> Iterator[AidRecord]:
+    """Every Interpretative Decision of the corpus read as a record, in corpus order; one without
+    an Issue is counted as ``aid: no issue`` and skipped."""
     acts = act_names(corpus)
-    raw: list[Row] = []
-    abstentions: list[AbstentionExample] = []
     for ruling in corpus.rulings:
         if ruling.doc_type != "AID":
             continue
@@ -156,11 +156,20 @@ def aid_examples(corpus: CorpusBuild, counts: Counter[str]) -> tuple[list[Row], 
         if record is None:
             counts["aid: no issue"] += 1
             continue
+        yield record
+
+
+def aid_examples(corpus: CorpusBuild, counts: Counter[str]) -> tuple[list[Row], list[AbstentionExample]]:
+    raw: list[Row] = []
+    abstentions: list[AbstentionExample] = []
+    for record in aid_records(corpus, counts):
         preferred = income_year_of(record.decided) if record.decided else corpus.horizon
         held = [r for r in record.held_references if corpus.timeline(str(r.act), str(r.number)) is not None]
         if record.references and not held:
             cited = tuple(dict.fromkeys(f"{r.act_name} {r.number or ''}".strip() for r in record.references))
-            abstentions.append(AbstentionExample(f"abstain:{ruling.id}", record.issue, max(preferred, 2015), cited))
+            abstentions.append(
+                AbstentionExample(f"abstain:{record.ruling_id}", record.issue, max(preferred, 2015), cited)
+            )
             counts["aid: cites nothing held (abstention example)"] += 1
             continue
         both = f"{record.issue} {record.decision}"
@@ -184,7 +193,7 @@ def aid_examples(corpus: CorpusBuild, counts: Counter[str]) -> tuple[list[Row], 
         if year is None:
             counts["aid: no held text in any year"] += 1
             continue
-        raw.append((f"aid:{ruling.id}", question, year, targets, weight, ruling.id))
+        raw.append((f"aid:{record.ruling_id}", question, year, targets, weight, record.ruling_id))
     return raw, abstentions
 
 
