@@ -8,54 +8,36 @@ little-endian uint32 arrays.
 
 from __future__ import annotations
 
-import hashlib
-import sqlite3
-import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
 
+from asat_ingest.keyed_table import KeyedTable, cache_key
 from asat_ingest.term_counts import TOKENIZER_IDENTITY, TermCounts, count_terms
 
-_SCHEMA = "CREATE TABLE IF NOT EXISTS term_counts (key BLOB PRIMARY KEY, length INTEGER NOT NULL, dims BLOB NOT NULL, tfs BLOB NOT NULL)"
-_LOOKUP_CHUNK = 500
 FLUSH_EVERY = 2048
-
-
-def term_cache_key(identity: str, text: str) -> bytes:
-    return hashlib.sha256(f"{identity}\0{text}".encode()).digest()
+_COLUMNS = (("length", "INTEGER NOT NULL"), ("dims", "BLOB NOT NULL"), ("tfs", "BLOB NOT NULL"))
 
 
 class TermCountCache:
     """``get_many`` / ``put_many`` by text under one tokenizer identity; counts hits and misses."""
 
     def __init__(self, path: Path, identity: str = TOKENIZER_IDENTITY) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
         self.identity = identity
-        self._db = sqlite3.connect(str(path), check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute(_SCHEMA)
-        self._db.commit()
-        self._guard = threading.Lock()
+        self._table = KeyedTable(path, "term_counts", _COLUMNS)
         self.hits = 0
         self.misses = 0
 
     def get_many(self, texts: Sequence[str]) -> list[TermCounts | None]:
-        keys = [term_cache_key(self.identity, text) for text in texts]
+        keys = [cache_key(self.identity, text) for text in texts]
         found: dict[bytes, TermCounts] = {}
-        with self._guard:
-            for start in range(0, len(keys), _LOOKUP_CHUNK):
-                chunk = keys[start : start + _LOOKUP_CHUNK]
-                marks = ",".join("?" * len(chunk))
-                rows = self._db.execute(f"SELECT key, length, dims, tfs FROM term_counts WHERE key IN ({marks})", chunk)
-                for key, length, dims, tfs in rows:
-                    dim_array = np.frombuffer(dims, dtype="<u4")
-                    tf_array = np.frombuffer(tfs, dtype="<u4")
-                    if dim_array.shape == tf_array.shape and int(tf_array.sum()) == length:
-                        found[bytes(key)] = TermCounts(length, tuple(dim_array.tolist()), tuple(tf_array.tolist()))
+        for key, (length, dims, tfs) in self._table.rows(keys).items():
+            dim_array = np.frombuffer(dims, dtype="<u4")
+            tf_array = np.frombuffer(tfs, dtype="<u4")
+            if dim_array.shape == tf_array.shape and int(tf_array.sum()) == length:
+                found[key] = TermCounts(length, tuple(dim_array.tolist()), tuple(tf_array.tolist()))
         result = [found.get(key) for key in keys]
         hit_count = sum(1 for counts in result if counts is not None)
         self.hits += hit_count
@@ -65,29 +47,23 @@ class TermCountCache:
     def put_many(self, texts: Sequence[str], counts: Sequence[TermCounts]) -> None:
         if len(texts) != len(counts):
             raise ValueError(f"put_many got {len(texts)} texts but {len(counts)} term counts")
-        rows = [
-            (
-                term_cache_key(self.identity, text),
-                item.length,
-                np.asarray(item.dims, dtype="<u4").tobytes(),
-                np.asarray(item.tfs, dtype="<u4").tobytes(),
-            )
-            for text, item in zip(texts, counts, strict=True)
-        ]
-        with self._guard:
-            self._db.executemany(
-                "INSERT OR REPLACE INTO term_counts (key, length, dims, tfs) VALUES (?, ?, ?, ?)", rows
-            )
-            self._db.commit()
+        self._table.put(
+            [
+                (
+                    cache_key(self.identity, text),
+                    item.length,
+                    np.asarray(item.dims, dtype="<u4").tobytes(),
+                    np.asarray(item.tfs, dtype="<u4").tobytes(),
+                )
+                for text, item in zip(texts, counts, strict=True)
+            ]
+        )
 
     def __len__(self) -> int:
-        with self._guard:
-            (count,) = self._db.execute("SELECT COUNT(*) FROM term_counts").fetchone()
-        return int(count)
+        return len(self._table)
 
     def close(self) -> None:
-        with self._guard:
-            self._db.close()
+        self._table.close()
 
 
 def term_counts_with_cache(
