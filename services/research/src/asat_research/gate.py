@@ -11,12 +11,15 @@ applies (the first is the decision):
    the text we lack, or may not exist yet.
    A provision the question names explicitly whose text for the year is not held (or that was
    not yet enacted) abstains the same way, whatever else scores well.
-3. The reranker's best score reaches ``min_score`` on its own calibrated scale.
+3. The reranker's best score reaches ``min_score`` on its own calibrated scale, unless a fixed
+   rule of :mod:`asat_research.premise` read a verified quote as contradicting what the question
+   asserts (a figure, an exclusion, who may have a benefit): that quote is about the question
+   whatever the ranker made of the rest.
 4. At least one claim verified (integrity and groundedness), and only verified claims are
    shown; claims that failed are dropped and counted.
 5. At least ``min_sources`` independent sources (distinct provisions or rulings) support the
    verified claims, and at least ``corroborated_sources`` when the best passage scored below the
-   corroboration bar (relevant, but not clearly so).
+   corroboration bar (relevant, but not clearly so; not for a premise shown wrong as in 3).
 6. The generator did not decline the question (the extractive one declines to confirm or
    reject a statement it can only quote).
 7. No provision cited has two different held versions in force in the income year unless the
@@ -83,6 +86,9 @@ class GateEvidence:
     named_unheld_kind: str = "gap"  # "gap" or "not_yet_enacted"
     then_stood: tuple[str, ...] = ()  # caveats of verified citations quoted as the text then stood
     as_known_on: date | None = None  # asked on the known-time axis: the texts on the books that day
+    # A fixed rule (not a model) read a verified quote as contradicting the question's premise:
+    # that quote addresses the question, so rules 3 and 5's corroboration bar do not apply.
+    premise_shown: bool = False
 
 
 @dataclass(frozen=True)
@@ -133,7 +139,7 @@ def decide(evidence: GateEvidence, config: GateConfig) -> GateResult:
                 else f"nothing in the corpus is in force for income year {evidence.income_year}",
             )
         )
-    elif evidence.top_score < config.min_score:
+    elif evidence.top_score < config.min_score and not evidence.premise_shown:
         failed.append(
             (
                 Decision.ABSTAIN_LOW_RELEVANCE,
@@ -160,7 +166,7 @@ def decide(evidence: GateEvidence, config: GateConfig) -> GateResult:
             and evidence.top_score is not None
             and evidence.top_score < config.corroboration_score
         )
-        if weak:
+        if weak and not evidence.premise_shown:
             needed = max(needed, config.corroborated_sources)
         if len(evidence.supporting_sources) < needed:
             why = (

@@ -526,6 +526,9 @@ class ResearchPipeline:
             deadline_passed=generated.timed_out,
             then_stood=then_stood,
             as_known_on=scope.as_known_on,
+            premise_shown=generated.generation.premise_rule is not None
+            and generated.generation.premise_rejected
+            and bool(claims),
         )
         result = decide(evidence, self.settings.gate)
         return Judged(result, claims, citations, ranked.parents, generated.generation, dropped)

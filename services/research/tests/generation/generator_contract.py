@@ -48,7 +48,7 @@ from services.research.tests.generation.spans import LABEL, OFFERED, QUESTION, S
 SELECT = "select"
 WRITE = "write"
 
-CONFIRM_QUESTION = "Private expenses are deductible if paid in the year, aren't they?"
+CONFIRM_QUESTION = "Work-related car expenses are deductible if paid in the year, aren't they?"
 PRIVATE = NumberedSpan(
     "S1",
     "itaa1997-s8-1@C2015C00285#s3",

@@ -108,7 +108,14 @@ def test_a_true_premise_is_never_rejected() -> None:
     confirmed = ExtractiveGenerator().write(
         "The small business turnover threshold was $2 million in 2014-15, wasn't it?", spans
     )
-    assert not confirmed.premise_rejected and confirmed.declined  # quoting is not confirming
+    # The quoted law states the same figure for the concept: the question is answered, not declined.
+    assert not confirmed.premise_rejected and confirmed.declined is None and confirmed.claims
+
+
+def test_a_statement_to_confirm_that_the_law_neither_states_nor_denies_is_declined() -> None:
+    spans = [_span(1, "You cannot deduct a loss or outgoing to the extent that it is of a private or domestic nature.")]
+    generation = ExtractiveGenerator().write("Work-related car expenses are deductible, aren't they?", spans)
+    assert generation.claims == () and generation.declined and not generation.premise_rejected
 
 
 def test_a_premise_prefers_the_span_stating_a_figure_for_its_concept() -> None:
@@ -119,10 +126,28 @@ def test_a_premise_prefers_the_span_stating_a_figure_for_its_concept() -> None:
     assert selection.keys == ("S2",)
 
 
-def test_a_statement_to_confirm_without_a_contradicting_figure_is_declined() -> None:
-    spans = [_span(1, "You cannot deduct a loss or outgoing to the extent that it is of a private or domestic nature.")]
+def test_a_rule_that_excludes_what_the_question_asserts_is_a_rejected_premise() -> None:
+    spans = [
+        _span(
+            1,
+            "You can deduct from your assessable income any loss or outgoing to the extent that it is incurred in gaining your income.",
+        ),
+        _span(2, "You cannot deduct a loss or outgoing to the extent that it is of a private or domestic nature."),
+    ]
     generation = ExtractiveGenerator().write("Private expenses are deductible if paid in the year, aren't they?", spans)
-    assert generation.claims == () and generation.declined and not generation.premise_rejected
+    assert generation.premise_rejected and generation.premise_rule == "exclusion"
+    assert [c.span_keys for c in generation.claims] == [("S2",)]
+    assert '"Private expenses are deductible if paid in the year"' in generation.note
+
+
+def test_a_subsection_that_denies_the_premise_is_selected_whatever_its_rank() -> None:
+    question = "Client entertainment is fully deductible under s 8-1 as a business expense, yes?"
+    spans = [
+        _span(i, f"Client business expense number {i} is recorded in the books of the business.") for i in range(1, 8)
+    ]
+    spans.append(_span(8, "You cannot deduct under section 8-1 a loss or outgoing in providing *entertainment."))
+    selection = ExtractiveGenerator(max_subsections=2).select(question, spans)
+    assert "S8" in selection.keys
 
 
 def test_a_plain_question_with_client_figures_is_answered_not_rejected() -> None:

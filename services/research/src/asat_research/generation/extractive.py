@@ -30,7 +30,13 @@ from asat_research.answer_types import AMOUNT, ASKS_AMOUNT, ASKS_WHEN, TIME
 from asat_research.generation.port import GeneratedClaim, Generation, NumberedSpan, Selection
 from asat_research.generation.quantities import quantities
 from asat_research.premise.detection import detect_premise
-from asat_research.premise.figure_conflicts import FigureConflict, figure_conflict, states_a_comparable_figure
+from asat_research.premise.figure_conflicts import (
+    FigureConflict,
+    figure_agreements,
+    figure_conflict,
+    states_a_comparable_figure,
+)
+from asat_research.premise.rule_conflicts import rule_conflict, rule_conflict_note, rule_readings
 from asat_research.question_words import content_words
 
 NAME = "extractive"
@@ -105,6 +111,14 @@ class ExtractiveGenerator:
             for lead in (s for s in spans if s.source_id == source and s.lead and _quotable(s.text)):
                 if _chunk(lead) not in chunks and len(chunks) < self.max_subsections:
                     chunks.append(_chunk(lead))
+        # A subsection whose rule denies what the question asserts is quoted whatever its rank:
+        # it is the answer to an asserting question.
+        if statements:
+            groups = _subsections(spans)
+            denying = rule_conflict(statements, [_lines(group) for group in groups])
+            if denying is not None and _chunk(groups[denying.passage][0]) not in chunks:
+                chunks.insert(0, _chunk(groups[denying.passage][0]))
+                del chunks[self.max_subsections :]
         for _, _, key in scored:
             if len(chunks) >= self.max_subsections:
                 break
@@ -126,8 +140,20 @@ class ExtractiveGenerator:
                     model=MODEL,
                     seed=None,
                     note=f"{rejection_note(conflict)} {NOTE}",
+                    premise_rule="figure",
                 )
-            if premise.asks_confirmation:
+            denied = rule_conflict(premise.statements, [_lines(group) for group in groups])
+            if denied is not None:
+                return Generation(
+                    claims=(_claim(groups[denied.passage]),),
+                    premise_rejected=True,
+                    provider=NAME,
+                    model=MODEL,
+                    seed=None,
+                    note=f"{rule_conflict_note(denied)} {NOTE}",
+                    premise_rule=denied.kind,
+                )
+            if premise.asks_confirmation and not _agrees(premise.statements, groups):
                 return Generation(
                     claims=(),
                     premise_rejected=False,
@@ -150,6 +176,21 @@ def rejection_note(conflict: FigureConflict) -> str:
         f'The question says {conflict.stated.text} ("{conflict.statement}"); for the {conflict.concept}, '
         f"the law in force says {conflict.law.text}, as quoted."
     )
+
+
+def _lines(group: Sequence[NumberedSpan]) -> str:
+    """A subsection's spans one to a line, so a paragraph is read with the line leading into it."""
+    return "\n".join(span.text for span in group)
+
+
+def _agrees(statements: Sequence[str], groups: Sequence[Sequence[NumberedSpan]]) -> bool:
+    """The quoted law states what the statements assert: a figure for its concept, or a rule
+    granting it (and none denies it: that was a rejection)."""
+    texts = [_claim(group).text for group in groups]
+    if figure_agreements(statements, texts):
+        return True
+    _, agreements = rule_readings(statements, [_lines(group) for group in groups])
+    return bool(agreements)
 
 
 def _chunk(span: NumberedSpan) -> str:

@@ -1,0 +1,358 @@
+"""A premise that a rule of the law excludes or limits, read against the quoted law (pure).
+
+Two readings, each a fixed rule with no fitted parameter (the contradiction model trained on the
+Interpretative Decisions reads at chance: ``docs/premises.md``):
+
+- **Exclusion.** A statement grants something the law can deny ("private expenses are
+  deductible", "hot takeaway chicken is GST-free", "an SMSF could lend money to a member's
+  relative") and a line of the law denies that very thing ("you cannot deduct ...", "is not
+  GST-free ...", "must not: (a) lend money ...") for what the statement names. What it names is
+  the statement's *core*: the subject before the verb (for a grant such as "deductible"), or the
+  object after it (for an act such as "lend"), cut at the first qualifier ("as long as", "because",
+  "under" ...); a pronoun subject ("they're deductible") is read from the statement before it
+  ("my client's speeding fines"), and a short "it's food" adds its noun. The law's line names the
+  core when it holds at least half of the core's words and either its head noun (the last word
+  before a preposition: "penalty interest *on* a loan" is interest, not penalty) or two of them; a
+  few words of the law stand for the words agents use ("fines" are a "penalty"). Words every
+  expense carries ("expenses", "costs", "amounts") are not the core.
+- **Eligibility.** A statement gives a benefit to a kind of entity ("a company gets the CGT
+  discount", "the company can use the main residence exemption") and the law's line lists who
+  may have it ("must be made by: (a) an individual; ...", "if: (a) you are an individual; and")
+  without that kind ("a life insurance company" is not "a company"), in a passage that shares two
+  topic words with the statement.
+
+Only a plain statement is read: one that negates ("can't be a deemed dividend") or limits with
+"only" asserts an absence, which a line of the law does not show. A line that states the grant
+for the core, or lists the entity, *agrees*: a question asking to confirm such a statement is
+answered as any other.
+
+A line is read with the line that leads into it (a paragraph "(b) hot food ..." under "A supply
+is not GST-free under section 38-2 if it is a supply of:"), by
+:func:`asat_research.premise.contradiction_features.passage_units`; notes and examples are not
+rules.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from asat_research.premise.contradiction_features import NEGATION, Unit, passage_units
+from asat_research.question_words import content_words
+
+
+@dataclass(frozen=True)
+class Predicate:
+    """Something the law grants or denies: how a statement asserts it and how a line denies it."""
+
+    name: str  # as the note says it: "deductible"
+    asserted: re.Pattern[str]
+    denied: re.Pattern[str]
+    granted: re.Pattern[str]
+    core_after: bool  # the core is the verb's object ("lend money to ...") rather than its subject
+
+
+_NEG = r"(?:cannot|can\s?not|can't|not|no|never)"
+_GAP = r"(?:\W+[\w*]+){0,3}?\W+\*?"
+
+PREDICATES: tuple[Predicate, ...] = (
+    Predicate(
+        "deductible",
+        re.compile(r"\b(?:tax[- ])?deductible\b|\b(?:can|could|may|able to|allowed to)\s+(?:\w+\s+)?deduct\b", re.I),
+        re.compile(rf"\b{_NEG}{_GAP}(?:deduct|deductible|deduction|allowable deduction)\b", re.I),
+        re.compile(
+            r"\b(?:you|it|they|an? \w+)\s+(?:can|may)\s+deduct\b|\bis\s+(?:an?\s+)?(?:allowable\s+)?deduct", re.I
+        ),
+        core_after=False,
+    ),
+    Predicate(
+        "GST-free",
+        re.compile(r"\bgst[- ]free\b", re.I),
+        re.compile(rf"\b{_NEG}{_GAP}gst[- ]free\b", re.I),
+        re.compile(r"\b(?:is|are)\s+gst[- ]free\b", re.I),
+        core_after=False,
+    ),
+    Predicate(
+        "exempt",
+        re.compile(r"\b(?:is|are|was|were|be)\s+(?:\w+\s+)?exempt\b|\btax[- ]free\b", re.I),
+        re.compile(rf"\b{_NEG}{_GAP}exempt\b", re.I),
+        re.compile(r"\b(?:is|are)\s+(?:\*)?exempt\b", re.I),
+        core_after=False,
+    ),
+    Predicate(
+        "lent",
+        re.compile(r"\b(?:can|could|may|might|is allowed to|are allowed to|able to)\s+(?:\w+\s+)?lend\b", re.I),
+        re.compile(rf"\b(?:must|may|shall)\s+not{_GAP}lend\b", re.I),
+        re.compile(r"\b(?:may|can)\s+lend\b", re.I),
+        core_after=True,
+    ),
+)
+
+# Words that say nothing of what the statement is about ("private expenses" is about "private").
+_GENERIC = frozenset(
+    content_words(
+        "expense expenses cost costs amount amounts outgoing outgoings item items thing things payment "
+        "payments money taxpayer taxpayers my her his their our your its fully entirely always all any every "
+        "incurred paid year years income tax business also still just really"
+    )
+)
+# The law's word for the words agents use: the stem of the agent's word to the law's.
+_LAW_WORD = {"fines": "penalt", "fine": "penalt", "fined": "penalt", "speedi": "speedi"}
+_PRONOUN_SUBJECT = re.compile(r"^\s*(?:they|it|this|that|these|those|she|he)(?:'re|'s|\s)", re.I)
+_NOUN_STATEMENT = re.compile(r"^\s*(?:it|they)(?:'s|'re|\s+is|\s+are)\s+(?:an?\s+)?(?P<noun>[a-z][a-z -]{1,40})$", re.I)
+# A pronoun subject that stands for the subject of the statement before it ("it's GST-free").
+_PRONOUN = re.compile(r"^\s*(?:they|it|this|that|these|those|she|he)(?:'re|'s)?\s*$", re.I)
+_QUALIFIER = re.compile(
+    r"\b(?:as long as|provided|if|unless|because|since|when|whenever|where|while|so|that|which|who|under|"
+    r"as an?|once|after|before|until|even|despite|in \d{4}|in the|during)\b|[,;]",
+    re.I,
+)
+_PREPOSITION = re.compile(r"\b(?:of|to|for|on|from|in|with|by|at|about|against|into|between)\b", re.I)
+_VERB_TAIL = re.compile(
+    r"\b(?:is|are|was|were|be|been|being|'re|can|could|would|will|should|may|might|must|gets?|got|has|have|"
+    r"had|do|does|did)\b.*$",
+    re.I,
+)
+_LIMITING = re.compile(r"\bonly\b|\bjust\b|\bsolely\b|\bexclusively\b", re.I)
+
+ENTITIES: dict[str, re.Pattern[str]] = {
+    "company": re.compile(r"\bcompan(?:y|ies)\b|\bpty ltd\b|\bcorporat(?:e|ion)\b", re.I),
+    "trust": re.compile(r"\btrusts?\b", re.I),
+    "partnership": re.compile(r"\bpartnerships?\b", re.I),
+    "individual": re.compile(r"\bindividuals?\b|\bsole traders?\b", re.I),
+    "superannuation fund": re.compile(r"\bsmsfs?\b|\bsuper(?:annuation)? funds?\b", re.I),
+}
+_ENTITY_SUBJECT = re.compile(
+    r"^\s*(?:my client's\s+|her\s+|his\s+|the\s+|an?\s+|their\s+)?(?P<entity>[\w ]{2,40}?)\s+"
+    r"(?:gets?|can|could|may|is|qualifies|will|would|has|receives?|claims?|uses?)\b",
+    re.I,
+)
+_REQUIREMENT_LEAD = re.compile(
+    r"\b(?:must be (?:made|held|owned|derived|paid) by|only if|if|is entitled|are entitled)\s*:\s*$", re.I
+)
+_LISTED_ENTITY = re.compile(
+    r"^\(\w{1,5}\)\s*(?:you are|the taxpayer is|it is|the entity is|the \w+ is)?\s*(?:an?|the)\s+\*?(?P<phrase>[\w *-]{2,60}?)"
+    r"\s*(?:;|,|\.|\bor\b|\band\b|\bthat\b|\bwho\b|\bin relation\b|$)",
+    re.I,
+)
+MIN_SHARED_TOPIC = 2
+# Words of a benefit statement that do not say which benefit ("gets", "held", "sells").
+_WEAK_TOPIC = frozenset(
+    content_words("gets get got use uses using held holds hold sells sell sold owns own has have can")
+)
+
+
+@dataclass(frozen=True)
+class RuleReading:
+    """A statement read against one line of the law (with its lead-in)."""
+
+    statement: str
+    passage: int  # which of the provision texts holds the line
+    line: str  # the line, and its lead-in where it has one, verbatim as it stands in the text
+    kind: str  # "exclusion" or "eligibility"
+    named: str  # what the statement names: its core ("private expenses") or entity ("company")
+    predicate: str  # what is granted: "deductible", "GST-free", or the benefit for an entity
+
+
+@dataclass(frozen=True)
+class RuleConflict(RuleReading):
+    """The line denies what the statement grants, or lists who may have it without the entity."""
+
+
+@dataclass(frozen=True)
+class RuleAgreement(RuleReading):
+    """The line grants what the statement grants, or lists the statement's entity."""
+
+
+@dataclass(frozen=True)
+class _Core:
+    text: str
+    words: frozenset[str]
+    head: str | None
+
+
+def _law_words(text: str) -> frozenset[str]:
+    return frozenset(_LAW_WORD.get(w, w) for w in content_words(text))
+
+
+def _core(phrase: str) -> _Core:
+    phrase = _QUALIFIER.split(phrase, maxsplit=1)[0].strip()
+    words = frozenset(w for w in _law_words(phrase) if w not in _GENERIC and not w[0].isdigit())
+    before_preposition = _PREPOSITION.split(phrase, maxsplit=1)[0]
+    heads = [w for w in (_LAW_WORD.get(x, x) for x in _ordered_words(before_preposition)) if w in words]
+    return _Core(phrase, words, heads[-1] if heads else None)
+
+
+def _ordered_words(text: str) -> list[str]:
+    return [w[:6] for w in re.findall(r"[a-z0-9$%]+(?:[-'][a-z0-9]+)*", text.casefold()) if w[:6] in content_words(w)]
+
+
+def _subject(statement: str, match: re.Match[str]) -> str:
+    return _VERB_TAIL.sub("", statement[: match.start()]).strip()
+
+
+def _cores(statements: Sequence[str], index: int, predicate: Predicate, match: re.Match[str]) -> _Core:
+    statement = statements[index]
+    if predicate.core_after:
+        return _core(statement[match.end() :])
+    subject = _subject(statement, match)
+    core = _core(subject)
+    if _PRONOUN_SUBJECT.match(statement) or not core.words:
+        for earlier in reversed(statements[:index]):
+            earlier_core = _core(_VERB_TAIL.sub("", earlier))
+            if earlier_core.words:
+                core = earlier_core
+                break
+    nouns = [
+        m.group("noun")
+        for s in statements
+        if (m := _NOUN_STATEMENT.match(s.strip())) and not any(p.asserted.search(s) for p in PREDICATES)
+    ]
+    if nouns:
+        extra = frozenset(w for n in nouns for w in _law_words(n) if w not in _GENERIC)
+        core = _Core(f"{core.text} ({', '.join(nouns)})", core.words | extra, core.head)
+    return core
+
+
+def _names(core: _Core, law: frozenset[str]) -> bool:
+    if not core.words:
+        return False
+    found = core.words & law
+    if 2 * len(found) < len(core.words):
+        return False
+    return (core.head is not None and core.head in found) or len(found) >= 2
+
+
+def _line(text: str, units: Sequence[Unit], index: int) -> str:
+    """The unit and every line that leads into it ("(1) ... must not:", "(a) lend money ... to:",
+    "(ii) a relative of a member"), verbatim."""
+    unit = units[index]
+    top = unit
+    seen = {index}
+    while top.lead is not None and top.lead not in seen:
+        seen.add(top.lead)
+        top = units[top.lead]
+    return text[top.start : unit.end].strip()
+
+
+def _plain(statement: str) -> bool:
+    return NEGATION.search(statement) is None and _LIMITING.search(statement) is None
+
+
+def _exclusions(statements: Sequence[str], passages: Sequence[str]) -> tuple[list[RuleConflict], list[RuleAgreement]]:
+    conflicts: list[RuleConflict] = []
+    agreements: list[RuleAgreement] = []
+    for index, statement in enumerate(statements):
+        if not _plain(statement):
+            continue
+        for predicate in PREDICATES:
+            match = predicate.asserted.search(statement)
+            if match is None:
+                continue
+            core = _cores(statements, index, predicate, match)
+            for p, text in enumerate(passages):
+                units = passage_units(text)
+                for i, unit in enumerate(units):
+                    if unit.note:
+                        continue
+                    line = _line(text, units, i)
+                    own = text[unit.start : unit.end]
+                    if not _names(core, _law_words(own) | (_law_words(line) if unit.lead is None else frozenset())):
+                        continue
+                    if predicate.denied.search(line):
+                        conflicts.append(RuleConflict(statement, p, line, "exclusion", core.text, predicate.name))
+                    elif predicate.granted.search(line) and NEGATION.search(line) is None:
+                        agreements.append(RuleAgreement(statement, p, line, "exclusion", core.text, predicate.name))
+    return conflicts, agreements
+
+
+def _entity(statement: str) -> str | None:
+    match = _ENTITY_SUBJECT.match(statement)
+    if match is None:
+        return None
+    subject = match.group("entity")
+    found = [name for name, pattern in ENTITIES.items() if pattern.search(subject)]
+    return found[0] if len(found) == 1 else None
+
+
+def _listed(phrase: str) -> str | None:
+    """The entity a list item names when it names one kind alone ("an individual"), else None
+    ("a life insurance company" is a kind of its own; "a complying superannuation entity")."""
+    phrase = phrase.strip(" *").casefold()
+    for name, pattern in ENTITIES.items():
+        whole = pattern.fullmatch(phrase) is not None
+        if whole:
+            return name
+    return None
+
+
+def _eligibility(statements: Sequence[str], passages: Sequence[str]) -> tuple[list[RuleConflict], list[RuleAgreement]]:
+    conflicts: list[RuleConflict] = []
+    agreements: list[RuleAgreement] = []
+    for statement in statements:
+        entity = _entity(statement)
+        if entity is None or not _plain(statement):
+            continue
+        topic = frozenset(
+            w
+            for w in content_words(ENTITIES[entity].sub(" ", statement))
+            if w not in _GENERIC and w not in _WEAK_TOPIC and not w[0].isdigit()
+        )
+        for p, text in enumerate(passages):
+            units = passage_units(text)
+            for lead_index, lead in enumerate(units):
+                if not _REQUIREMENT_LEAD.search(text[lead.start : lead.end].strip()):
+                    continue
+                items = [(i, u) for i, u in enumerate(units) if u.lead == lead_index]
+                block = frozenset().union(lead.words, *(u.words for _, u in items))
+                if len(topic & block) < MIN_SHARED_TOPIC:
+                    continue  # a list for another benefit than the statement's
+                listed: list[tuple[int, str]] = []
+                for i, item in items:
+                    match = _LISTED_ENTITY.match(text[item.start : item.end].strip())
+                    if match is not None:
+                        listed.append((i, match.group("phrase")))
+                if not listed:
+                    continue
+                kinds = {_listed(phrase) for _, phrase in listed}
+                if kinds == {None}:
+                    continue  # a list of conditions, not of who may have the benefit
+                first = listed[0][0]
+                line = _line(text, units, first)
+                if entity in kinds:
+                    agreements.append(RuleAgreement(statement, p, line, "eligibility", entity, "eligible"))
+                else:
+                    conflicts.append(RuleConflict(statement, p, line, "eligibility", entity, "eligible"))
+    return conflicts, agreements
+
+
+def rule_readings(
+    statements: Sequence[str], passages: Sequence[str]
+) -> tuple[tuple[RuleConflict, ...], tuple[RuleAgreement, ...]]:
+    """Every line of ``passages`` (provision texts) that denies or grants what ``statements``
+    assert, in the statements' order, then the passages'."""
+    ex_conflicts, ex_agreements = _exclusions(statements, passages)
+    el_conflicts, el_agreements = _eligibility(statements, passages)
+    return tuple(ex_conflicts + el_conflicts), tuple(ex_agreements + el_agreements)
+
+
+def rule_conflict(statements: Sequence[str], passages: Sequence[str]) -> RuleConflict | None:
+    """The first line that denies a statement, unless another line grants the same statement the
+    same thing (the law is then read both ways, and neither is shown as the answer)."""
+    conflicts, agreements = rule_readings(statements, passages)
+    agreed = {(a.statement, a.kind) for a in agreements}
+    return next((c for c in conflicts if (c.statement, c.kind) not in agreed), None)
+
+
+def rule_conflict_note(conflict: RuleConflict) -> str:
+    """Which statement of the question is wrong and why, in the law's words."""
+    if conflict.kind == "eligibility":
+        return (
+            f'The question says "{conflict.statement}"; the law in force lists who may have it, and a '
+            f"{conflict.named} is not among them, as quoted."
+        )
+    return (
+        f'The question says "{conflict.statement}"; the law in force says otherwise: it does not allow '
+        f'"{conflict.named}" to be {conflict.predicate}, in the words quoted.'
+    )
