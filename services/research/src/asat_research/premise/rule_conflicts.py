@@ -14,14 +14,21 @@ Interpretative Decisions reads at chance: ``docs/premises.md``):
   core when it holds at least half of the core's words and either its head noun (the last word
   before a preposition: "penalty interest *on* a loan" is interest, not penalty) or two of them; a
   few words of the law stand for the words agents use ("fines" are a "penalty"). Words every
-  expense carries ("expenses", "costs", "amounts") are not the core.
+  expense carries ("expenses", "costs", "amounts") are not the core. A core that two paragraphs of
+  one list name ("food for consumption on the premises", "food of a kind specified ...") is what
+  the list is about, not a case it excludes: "food is GST-free" is not denied by it.
 - **Eligibility.** A statement gives a benefit to a kind of entity ("a company gets the CGT
   discount", "the company can use the main residence exemption") and the law's line lists who
   may have it ("must be made by: (a) an individual; ...", "if: (a) you are an individual; and")
   without that kind ("a life insurance company" is not "a company"), in a passage that shares two
   topic words with the statement.
 
-Only a plain statement is read: one that negates ("can't be a deemed dividend") or limits with
+- **Limitation.** A statement makes a duty conditional ("employers only have to withhold PAYG
+  from wages if the employee asks") and a line of the law imposes that duty on what the statement
+  names with no condition at all ("An entity must withhold an amount from salary, wages ..."),
+  none of the condition's words among its own.
+
+Only a plain statement is read for an exclusion or who may have a benefit: one that negates ("can't be a deemed dividend") or limits with
 "only" asserts an absence, which a line of the law does not show. A line that states the grant
 for the core, or lists the entity, *agrees*: a question asking to confirm such a statement is
 answered as any other.
@@ -93,7 +100,7 @@ PREDICATES: tuple[Predicate, ...] = (
 _GENERIC = frozenset(
     content_words(
         "expense expenses cost costs amount amounts outgoing outgoings item items thing things payment "
-        "payments money taxpayer taxpayers my her his their our your its fully entirely always all any every "
+        "payments money payg taxpayer taxpayers my her his their our your its fully entirely always all any every "
         "incurred paid year years income tax business also still just really"
     )
 )
@@ -122,6 +129,16 @@ ENTITIES: dict[str, re.Pattern[str]] = {
     "partnership": re.compile(r"\bpartnerships?\b", re.I),
     "individual": re.compile(r"\bindividuals?\b|\bsole traders?\b", re.I),
     "superannuation fund": re.compile(r"\bsmsfs?\b|\bsuper(?:annuation)? funds?\b", re.I),
+}
+# How a list of who may have a benefit names each kind, the whole item ("(c) a trust; or").
+LISTED_FORMS: dict[str, re.Pattern[str]] = {
+    "company": re.compile(r"(?:private |public )?company"),
+    "trust": re.compile(r"(?:unit |discretionary |fixed )?trust"),
+    "partnership": re.compile(r"partnership"),
+    "individual": re.compile(r"individual"),
+    "superannuation fund": re.compile(
+        r"(?:complying |regulated |self managed )?superannuation (?:entity|fund)|smsf|super fund"
+    ),
 }
 _ENTITY_SUBJECT = re.compile(
     r"^\s*(?:my client's\s+|her\s+|his\s+|the\s+|an?\s+|their\s+)?(?P<entity>[\w ]{2,40}?)\s+"
@@ -181,6 +198,8 @@ def _core(phrase: str) -> _Core:
     words = frozenset(w for w in _law_words(phrase) if w not in _GENERIC and not w[0].isdigit())
     before_preposition = _PREPOSITION.split(phrase, maxsplit=1)[0]
     heads = [w for w in (_LAW_WORD.get(x, x) for x in _ordered_words(before_preposition)) if w in words]
+    if not heads:  # "PAYG from wages", "money to a member's relative": the last word that is not generic
+        heads = [w for w in (_LAW_WORD.get(x, x) for x in _ordered_words(phrase)) if w in words][-1:]
     return _Core(phrase, words, heads[-1] if heads else None)
 
 
@@ -253,6 +272,7 @@ def _exclusions(statements: Sequence[str], passages: Sequence[str]) -> tuple[lis
             core = _cores(statements, index, predicate, match)
             for p, text in enumerate(passages):
                 units = passage_units(text)
+                denying: dict[int | None, list[str]] = {}
                 for i, unit in enumerate(units):
                     if unit.note:
                         continue
@@ -261,9 +281,15 @@ def _exclusions(statements: Sequence[str], passages: Sequence[str]) -> tuple[lis
                     if not _names(core, _law_words(own) | (_law_words(line) if unit.lead is None else frozenset())):
                         continue
                     if predicate.denied.search(line):
-                        conflicts.append(RuleConflict(statement, p, line, "exclusion", core.text, predicate.name))
+                        denying.setdefault(unit.lead if unit.lead is not None else -1 - i, []).append(line)
                     elif predicate.granted.search(line) and NEGATION.search(line) is None:
                         agreements.append(RuleAgreement(statement, p, line, "exclusion", core.text, predicate.name))
+                for lines in denying.values():
+                    # A core named by two paragraphs of one list ("food for consumption on the
+                    # premises", "food of a kind specified ...") is what the whole list is about,
+                    # not the case one paragraph excludes: "food is GST-free" is not denied by it.
+                    if len(lines) == 1:
+                        conflicts.append(RuleConflict(statement, p, lines[0], "exclusion", core.text, predicate.name))
     return conflicts, agreements
 
 
@@ -277,14 +303,10 @@ def _entity(statement: str) -> str | None:
 
 
 def _listed(phrase: str) -> str | None:
-    """The entity a list item names when it names one kind alone ("an individual"), else None
-    ("a life insurance company" is a kind of its own; "a complying superannuation entity")."""
-    phrase = phrase.strip(" *").casefold()
-    for name, pattern in ENTITIES.items():
-        whole = pattern.fullmatch(phrase) is not None
-        if whole:
-            return name
-    return None
+    """The entity a list item names when the whole item is that kind ("an individual", "a
+    complying superannuation entity"), else None ("a life insurance company" is a kind of its own)."""
+    phrase = " ".join(phrase.replace("*", " ").casefold().split())
+    return next((name for name, form in LISTED_FORMS.items() if form.fullmatch(phrase)), None)
 
 
 def _eligibility(statements: Sequence[str], passages: Sequence[str]) -> tuple[list[RuleConflict], list[RuleAgreement]]:
@@ -327,6 +349,42 @@ def _eligibility(statements: Sequence[str], passages: Sequence[str]) -> tuple[li
     return conflicts, agreements
 
 
+_ONLY_IF = re.compile(
+    r"\bonly\s+(?:have|has|need|needs|are required|is required|must|are obliged|is obliged)\s+to\s+"
+    r"(?P<verb>withhold|lodge|pay|register|report|notify|remit|give|keep)\b(?P<object>.*?)"
+    r"\b(?:if|when|where|once)\b(?P<condition>.+)$",
+    re.I,
+)
+_CONDITIONAL = re.compile(r"\b(?:if|unless|where|when|only|except|provided)\b", re.I)
+
+
+def _duties(statements: Sequence[str], passages: Sequence[str]) -> list[RuleConflict]:
+    """A statement that makes a duty conditional ("employers only have to withhold from wages if
+    the employee asks") against a line of the law that imposes the duty on what it names without
+    any condition ("An entity must withhold an amount from salary, wages ..."), where the
+    statement's condition has a word the line does not."""
+    conflicts: list[RuleConflict] = []
+    for statement in statements:
+        match = _ONLY_IF.search(statement)
+        if match is None or NEGATION.search(statement) is not None:
+            continue
+        core = _core(match.group("object"))
+        condition = frozenset(
+            w for w in _law_words(match.group("condition")) if w not in _GENERIC and not w[0].isdigit()
+        )
+        duty = re.compile(rf"\bmust\s+{match.group('verb')}\b", re.I)
+        for p, text in enumerate(passages):
+            units = passage_units(text)
+            for i, unit in enumerate(units):
+                line = _line(text, units, i)
+                if unit.note or not duty.search(line) or _CONDITIONAL.search(line):
+                    continue
+                words = _law_words(line)
+                if _names(core, words) and condition - words:
+                    conflicts.append(RuleConflict(statement, p, line, "limitation", core.text, match.group("verb")))
+    return conflicts
+
+
 def rule_readings(
     statements: Sequence[str], passages: Sequence[str]
 ) -> tuple[tuple[RuleConflict, ...], tuple[RuleAgreement, ...]]:
@@ -334,7 +392,7 @@ def rule_readings(
     assert, in the statements' order, then the passages'."""
     ex_conflicts, ex_agreements = _exclusions(statements, passages)
     el_conflicts, el_agreements = _eligibility(statements, passages)
-    return tuple(ex_conflicts + el_conflicts), tuple(ex_agreements + el_agreements)
+    return tuple(ex_conflicts + el_conflicts + _duties(statements, passages)), tuple(ex_agreements + el_agreements)
 
 
 def rule_conflict(statements: Sequence[str], passages: Sequence[str]) -> RuleConflict | None:
@@ -347,6 +405,11 @@ def rule_conflict(statements: Sequence[str], passages: Sequence[str]) -> RuleCon
 
 def rule_conflict_note(conflict: RuleConflict) -> str:
     """Which statement of the question is wrong and why, in the law's words."""
+    if conflict.kind == "limitation":
+        return (
+            f'The question says "{conflict.statement}"; the law in force says it must {conflict.predicate} '
+            f"without that condition, in the words quoted."
+        )
     if conflict.kind == "eligibility":
         return (
             f'The question says "{conflict.statement}"; the law in force lists who may have it, and a '
