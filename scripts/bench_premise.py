@@ -54,6 +54,7 @@ from asat_ingest.composition import build_cache, build_embedder, config_from_env
 from asat_research.premise.contradiction_features import FEATURE_NAMES, contradiction_features, topic_words
 from asat_research.premise.contradiction_model import DEFAULT_MODEL_DIR, ContradictionModel, ContradictionModelError
 from asat_research.premise.id_statements import IdStatement, statements_digest
+from asat_research.premise.rule_conflicts import rule_conflict
 from asat_research.premise.train_cli import MIN_TEST, classification_metrics, confusion, load, slices, trained_sections
 from asat_research.question_words import content_words
 from asat_research.relevance.domain_reranker import DEFAULT_MODEL_DIR as RELEVANCE_DIR
@@ -116,6 +117,30 @@ def lexical_scores(statements: Sequence[IdStatement]) -> dict[str, list[float]]:
         theirs = frozenset().union(*(content_words(t) for t in texts))
         cosine.append(len(mine & theirs) / math.sqrt(len(mine) * len(theirs)) if mine and theirs else 0.0)
     return {"lexical overlap (best line)": overlap, "lexical cosine (word sets)": cosine, "negation-cue rule": rule}
+
+
+def rule_scores(statements: Sequence[IdStatement]) -> list[float]:
+    """1.0 where a fixed rule of ``premise.rule_conflicts`` reads the evidence as denying the
+    statement (no parameter fitted: any statement may be scored)."""
+    return [float(rule_conflict([s.statement], [e.text for e in s.evidence]) is not None) for s in statements]
+
+
+def rule_precision(statements: Sequence[IdStatement]) -> dict[str, Any]:
+    """The fixed rules over every statement built (they fit nothing, so none is held out): how
+    many they reject and how many of those the Decision says were contradicted."""
+    scores = rule_scores(statements)
+    rejected = [s for s, v in zip(statements, scores, strict=True) if v]
+    right = sum(1 for s in rejected if s.contradicted)
+    return {
+        "statements": len(statements),
+        "contradicted": sum(1 for s in statements if s.contradicted),
+        "rejected": len(rejected),
+        "rejected_contradicted": right,
+        "precision": round(right / len(rejected), 4) if rejected else None,
+        "rejected_examples": [
+            {"statement": s.statement, "contradicted": s.contradicted, "about": sorted(s.about)} for s in rejected[:12]
+        ],
+    }
 
 
 @dataclass(frozen=True)
@@ -229,6 +254,9 @@ def run(model_dir: Path, dense: bool) -> dict[str, Any]:
         _row("contradiction model (p >= 0.5)", p, y_test, None),
         _row(at_threshold, [float(v >= model.threshold) for v in p], y_test, None),
     ]
+    progress("the fixed rules (premise.rule_conflicts)")
+    table.append(_row("fixed rules (exclusion, eligibility, limitation)", rule_scores(test), y_test, None))
+    rules_everywhere = rule_precision(statement_set.statements)
     progress("lexical baselines")
     baselines = lexical_scores(dev + test)
     skipped: str | None = None
@@ -261,6 +289,7 @@ def run(model_dir: Path, dense: bool) -> dict[str, Any]:
             "metrics_evidence_in_force": metrics_in_force,
         },
         "table": table,
+        "rules_all_statements": rules_everywhere,
         "skipped": skipped,
         "problems": problems,
         "seconds": round(time.perf_counter() - started, 1),
@@ -299,6 +328,11 @@ def _print(report: dict[str, Any], out: Callable[[str], None]) -> None:
     f = report["model"]["metrics_evidence_in_force"]
     out(
         f"contradiction model, evidence in force only ({f['statements']}): accuracy {f['accuracy']}, {f['confusion_at_0.5']}"
+    )
+    r = report["rules_all_statements"]
+    out(
+        f"fixed rules over all {r['statements']} statements ({r['contradicted']} contradicted): {r['rejected']} "
+        f"rejected, {r['rejected_contradicted']} of them contradicted (precision {r['precision']})"
     )
     if report["skipped"]:
         out(f"note: {report['skipped']}")

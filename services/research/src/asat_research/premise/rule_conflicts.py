@@ -63,15 +63,27 @@ class Predicate:
 _NEG = r"(?:cannot|can\s?not|can't|not|no|never)"
 _GAP = r"(?:\W+[\w*]+){0,3}?\W+\*?"
 
+_DEDUCTION_DENIED = re.compile(rf"\b{_NEG}{_GAP}(?:deduct|deductible|deduction|allowable deduction)\b", re.I)
+_DEDUCTION_GRANTED = re.compile(
+    r"\b(?:you|it|they|an? \w+)\s+(?:can|may)\s+deduct\b|\bis\s+(?:an?\s+)?(?:allowable\s+)?deduct", re.I
+)
+
 PREDICATES: tuple[Predicate, ...] = (
     Predicate(
         "deductible",
-        re.compile(r"\b(?:tax[- ])?deductible\b|\b(?:can|could|may|able to|allowed to)\s+(?:\w+\s+)?deduct\b", re.I),
-        re.compile(rf"\b{_NEG}{_GAP}(?:deduct|deductible|deduction|allowable deduction)\b", re.I),
-        re.compile(
-            r"\b(?:you|it|they|an? \w+)\s+(?:can|may)\s+deduct\b|\bis\s+(?:an?\s+)?(?:allowable\s+)?deduct", re.I
-        ),
+        re.compile(r"\b(?:tax[- ])?deductible\b", re.I),
+        _DEDUCTION_DENIED,
+        _DEDUCTION_GRANTED,
         core_after=False,
+    ),
+    Predicate(
+        "deducted",
+        re.compile(
+            r"\b(?:can|could|may|able to|allowed to)\s+(?:\w+\s+)?deduct\b|\bclaim (?:a )?deduction for\b", re.I
+        ),
+        _DEDUCTION_DENIED,
+        _DEDUCTION_GRANTED,
+        core_after=True,
     ),
     Predicate(
         "GST-free",
@@ -100,7 +112,7 @@ PREDICATES: tuple[Predicate, ...] = (
 _GENERIC = frozenset(
     content_words(
         "expense expenses cost costs amount amounts outgoing outgoings item items thing things payment "
-        "payments money payg taxpayer taxpayers my her his their our your its fully entirely always all any every "
+        "payments money payg supply supplies benefit benefits entity entities person persons making taxpayer taxpayers my her his their our your its fully entirely always all any every "
         "incurred paid year years income tax business also still just really"
     )
 )
@@ -255,6 +267,17 @@ def _line(text: str, units: Sequence[Unit], index: int) -> str:
     return text[top.start : unit.end].strip()
 
 
+def _path(text: str, units: Sequence[Unit], index: int) -> str:
+    """The unit and the lines that lead into it, without the sibling paragraphs between them:
+    what the denial or the grant is read from."""
+    chain = [units[index]]
+    seen = {index}
+    while chain[-1].lead is not None and chain[-1].lead not in seen:
+        seen.add(chain[-1].lead)
+        chain.append(units[chain[-1].lead])
+    return "\n".join(text[u.start : u.end].strip() for u in reversed(chain))
+
+
 def _plain(statement: str) -> bool:
     return NEGATION.search(statement) is None and _LIMITING.search(statement) is None
 
@@ -277,12 +300,12 @@ def _exclusions(statements: Sequence[str], passages: Sequence[str]) -> tuple[lis
                     if unit.note:
                         continue
                     line = _line(text, units, i)
-                    own = text[unit.start : unit.end]
-                    if not _names(core, _law_words(own) | (_law_words(line) if unit.lead is None else frozenset())):
+                    path = _path(text, units, i)
+                    if not _names(core, _law_words(text[unit.start : unit.end])):
                         continue
-                    if predicate.denied.search(line):
+                    if predicate.denied.search(path):
                         denying.setdefault(unit.lead if unit.lead is not None else -1 - i, []).append(line)
-                    elif predicate.granted.search(line) and NEGATION.search(line) is None:
+                    elif predicate.granted.search(path) and NEGATION.search(path) is None:
                         agreements.append(RuleAgreement(statement, p, line, "exclusion", core.text, predicate.name))
                 for lines in denying.values():
                     # A core named by two paragraphs of one list ("food for consumption on the
@@ -297,7 +320,8 @@ def _entity(statement: str) -> str | None:
     match = _ENTITY_SUBJECT.match(statement)
     if match is None:
         return None
-    subject = match.group("entity")
+    # "the trustee of a discretionary trust" is a trustee: the kind is read before a preposition.
+    subject = _PREPOSITION.split(match.group("entity"), maxsplit=1)[0]
     found = [name for name, pattern in ENTITIES.items() if pattern.search(subject)]
     return found[0] if len(found) == 1 else None
 
@@ -377,9 +401,10 @@ def _duties(statements: Sequence[str], passages: Sequence[str]) -> list[RuleConf
             units = passage_units(text)
             for i, unit in enumerate(units):
                 line = _line(text, units, i)
-                if unit.note or not duty.search(line) or _CONDITIONAL.search(line):
+                path = _path(text, units, i)
+                if unit.note or not duty.search(path) or _CONDITIONAL.search(path):
                     continue
-                words = _law_words(line)
+                words = _law_words(path)
                 if _names(core, words) and condition - words:
                     conflicts.append(RuleConflict(statement, p, line, "limitation", core.text, match.group("verb")))
     return conflicts
