@@ -77,3 +77,18 @@ def test_a_true_premise_gets_the_hint_without_a_figure_and_a_plain_question_gets
     assert "The question asserts:" in writing_request(true_premise, SELECTED).user
     assert "The spans give" not in writing_request(true_premise, SELECTED).user
     assert "The question asserts:" not in writing_request(QUESTION, SELECTED).user
+
+
+def test_pass_2_hears_a_line_that_denies_what_the_question_asserts() -> None:
+    denying = NumberedSpan(
+        "S9",
+        "itaa1997-s32-5@C2015C00285-c1#s1",
+        "itaa1997-s32-5@C2015C00285",
+        "ITAA 1997 s 32-5",
+        "To the extent that you incur a loss or outgoing in respect of providing *entertainment, you cannot "
+        "deduct it under section 8-1.",
+    )
+    request = writing_request("Client entertainment is fully deductible under s 8-1, yes?", [*SELECTED, denying])
+    assert 'Span S9 reads as denying "Client entertainment is fully deductible under s 8-1"' in request.user
+    assert "you cannot deduct it under section 8-1." in request.user
+    assert "reads as denying" not in writing_request("Client entertainment: what does s 32-5 say?", SELECTED).user

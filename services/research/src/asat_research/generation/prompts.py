@@ -36,11 +36,17 @@ PREMISE_HINT = (
     "reject it."
 )
 FIGURE_HINT = " The spans give {law} for the {concept}, where the question says {stated}."
+RULE_HINT = ' Span {key} reads as denying "{statement}": "{line}".'
 
 
-def premise_hint(statements: Sequence[str], figure: tuple[str, str, str] | None) -> str:
-    """What the premise detector found, for pass 2: the asserted statements and, where a figure
-    the question states differs from the law's for the same concept, ``(stated, law, concept)``."""
+def premise_hint(
+    statements: Sequence[str],
+    figure: tuple[str, str, str] | None,
+    rule: tuple[str, str, str] | None = None,
+) -> str:
+    """What the premise detector found, for pass 2: the asserted statements; where a figure the
+    question states differs from the law's for the same concept, ``figure`` = (stated, law,
+    concept); where a line of a span denies a statement, ``rule`` = (span key, statement, line)."""
     if not statements:
         return ""
     quoted = "; ".join(f'"{statement}"' for statement in statements)
@@ -48,6 +54,9 @@ def premise_hint(statements: Sequence[str], figure: tuple[str, str, str] | None)
     if figure is not None:
         stated, law, concept = figure
         hint += FIGURE_HINT.format(law=law, concept=concept, stated=stated)
+    if rule is not None:
+        key, statement, line = rule
+        hint += RULE_HINT.format(key=key, statement=statement, line=" ".join(line.split()))
     return hint
 
 

@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from asat_corpus.chunking import chunk_id_of
 from asat_research.generation.port import Generation, GenerationError, NumberedSpan, Selection
 from asat_research.generation.prompts import (
     SELECT_INSTRUCTION,
@@ -25,6 +26,7 @@ from asat_research.generation.prompts import (
 from asat_research.generation.reply_parser import SchemaViolation, parse_generation, parse_selection
 from asat_research.premise.detection import detect_premise
 from asat_research.premise.figure_conflicts import figure_conflict
+from asat_research.premise.rule_conflicts import rule_conflict
 
 DEFAULT_SEED = 7
 SELECT_SCHEMA_NAME = "select_spans"
@@ -69,13 +71,28 @@ def writing_request(question: str, spans: Sequence[NumberedSpan]) -> PassRequest
     statements = premise.statements if premise is not None else ()
     conflict = figure_conflict(statements, [span.text for span in spans]) if statements else None
     figure = (conflict.stated.text, conflict.law.text, conflict.concept) if conflict is not None else None
+    rule = _denying_rule(statements, spans) if statements else None
     return PassRequest(
         schema_name=WRITE_SCHEMA_NAME,
         system=SYSTEM,
-        user=WRITE_INSTRUCTION.format(question=question, spans=render_spans(spans)) + premise_hint(statements, figure),
+        user=WRITE_INSTRUCTION.format(question=question, spans=render_spans(spans))
+        + premise_hint(statements, figure, rule),
         schema=claims_schema(keys),
         keys=keys,
     )
+
+
+def _denying_rule(statements: Sequence[str], spans: Sequence[NumberedSpan]) -> tuple[str, str, str] | None:
+    """(the first span key of the subsection, the statement, the law's line) where a line of a
+    subsection offered denies an asserted statement (:func:`asat_research.premise.rule_conflicts.rule_conflict`)."""
+    groups: dict[str, list[NumberedSpan]] = {}
+    for span in spans:
+        groups.setdefault(chunk_id_of(span.span_id), []).append(span)
+    subsections = list(groups.values())
+    denied = rule_conflict(statements, ["\n".join(s.text for s in group) for group in subsections])
+    if denied is None:
+        return None
+    return subsections[denied.passage][0].key, denied.statement, denied.line
 
 
 def run_select(ask: Ask, question: str, spans: Sequence[NumberedSpan], *, provider: str, model: str) -> Selection:
