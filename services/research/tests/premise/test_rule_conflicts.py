@@ -84,7 +84,16 @@ S12_35 = (
     "An entity must withhold an amount from salary, wages, commission, bonuses or allowances it pays to an "
     "individual as an employee (whether of that or another entity)."
 )
-LAW = [S8_1, S26_5, S32_5, S38_2, S38_3, S115_10, S118_110, S65, S12_35]
+# ITAA 1936 s 109D(1), C2015C00300
+S109D = (
+    "(1) A private company is taken to pay a dividend to an entity at the end of one of the private company's "
+    "years of income (the current year) if:\n"
+    "(a) the private company makes a loan to the entity during the current year; and\n"
+    "(b) the loan is not fully repaid before the lodgment day for the current year; and\n"
+    "(c) Subdivision D does not prevent the private company from being taken to pay a dividend because of the "
+    "loan at the end of the current year; and"
+)
+LAW = [S8_1, S26_5, S32_5, S38_2, S38_3, S115_10, S118_110, S65, S12_35, S109D]
 
 
 def _statements(question: str) -> tuple[str, ...]:
@@ -135,6 +144,13 @@ FALSE = [
         "limitation",
         "must withhold",
     ),
+    (
+        "A loan from a private company to a shareholder can't be a deemed dividend, can it?",
+        S109D,
+        "deeming",
+        "makes a loan",
+    ),
+    ("My client can deduct her speeding fines, right?", S26_5, "exclusion", "by way of penalty"),
 ]
 
 
@@ -163,6 +179,8 @@ NOT_DENIED = [
     "Entertainment is not deductible under s 8-1, is it?",
     "Employers must withhold from wages they pay to employees, right?",
     "Employers only have to withhold from wages they pay to an individual as an employee, right?",
+    "A loan repaid before the lodgment day can't be a deemed dividend, right?",
+    "A loan from a private company is a deemed dividend in some cases, isn't it?",
 ]
 
 

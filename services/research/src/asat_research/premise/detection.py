@@ -52,7 +52,11 @@ _LONG_TAG = (
     rf"{_NEGATIVE_TAG}|is\s+(?:that|it)\s+(?:right|correct|so|true)|am\s+i\s+(?:right|correct|wrong)"
     r"|isn't\s+that\s+(?:right|so|true|correct)|wouldn't\s+you\s+(?:say|agree)|do(?:n't)?\s+you\s+(?:think|agree)"
 )
-_SHORT_TAG = r"right|correct|yes|yeah|true|no|ok(?:ay)?|agreed|surely|is\s+it|does\s+it"
+# A positive tag after a negative statement ("... can't be a deemed dividend, can it?").
+_POSITIVE_TAG = (
+    r"(?:is|are|was|were|do|does|did|can|could|will|would|has|have|had|should|must)\s+(?:it|they|she|he|there)"
+)
+_SHORT_TAG = rf"right|correct|yes|yeah|true|no|ok(?:ay)?|agreed|surely|{_POSITIVE_TAG}"
 TAG = re.compile(
     rf"(?:\s*(?:[,;:\u2014\u2013]|\s-)\s*(?:{_LONG_TAG}|{_SHORT_TAG})|\s+(?:{_LONG_TAG}))\s*[?!.]*\s*$",
     re.IGNORECASE,

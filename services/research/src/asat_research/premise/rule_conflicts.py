@@ -28,6 +28,11 @@ Interpretative Decisions reads at chance: ``docs/premises.md``):
   names with no condition at all ("An entity must withhold an amount from salary, wages ..."),
   none of the condition's words among its own.
 
+- **Deeming.** A statement says something can never be treated as something else ("a loan from
+  the family company to a shareholder can't be a deemed dividend") and a line of the law treats it
+  so when its conditions are met ("... is taken to pay a dividend ... if: (a) the private company
+  makes a loan to the entity ..."), the paragraph naming the subject being a plain condition.
+
 Only a plain statement is read for an exclusion or who may have a benefit: one that negates ("can't be a deemed dividend") or limits with
 "only" asserts an absence, which a line of the law does not show. A line that states the grant
 for the core, or lists the entity, *agrees*: a question asking to confirm such a statement is
@@ -373,6 +378,45 @@ def _eligibility(statements: Sequence[str], passages: Sequence[str]) -> tuple[li
     return conflicts, agreements
 
 
+_NOT_DEEMED = re.compile(
+    r"\b(?:can't|cannot|can not|isn't|is not|aren't|are not|won't|will not|never)\s+(?:be\s+)?(?:an?\s+)?"
+    r"(?:deemed|treated as|taken to be|taken as|counted as)\s+(?:an?\s+)?\*?(?P<what>[a-z][\w-]+)",
+    re.I,
+)
+
+
+def _deemings(statements: Sequence[str], passages: Sequence[str]) -> list[RuleConflict]:
+    """A statement that something can never be treated as something else ("a loan from the
+    family company to a shareholder can't be a deemed dividend") against a line of the law that
+    treats it so when its conditions are met ("A private company is taken to pay a dividend ...
+    if: (a) the private company makes a loan to the entity ..."): the paragraph naming the
+    statement's subject states a condition (it negates nothing), and its lead-in deems the same
+    thing ("dividend")."""
+    conflicts: list[RuleConflict] = []
+    for statement in statements:
+        match = _NOT_DEEMED.search(statement)
+        if match is None or _LIMITING.search(statement) is not None:
+            continue
+        core = _core(_VERB_TAIL.sub("", statement[: match.start()]))
+        what = match.group("what").casefold()[:6]
+        deems = re.compile(
+            rf"\b(?:is|are)\s+(?:taken|treated|deemed|counted)\s+(?:to\s+(?:pay|be|have\s+paid|have)|as)\s+"
+            rf"(?:an?\s+|the\s+)?\*?{re.escape(what)}",
+            re.I,
+        )
+        for p, text in enumerate(passages):
+            units = passage_units(text)
+            for i, unit in enumerate(units):
+                own = text[unit.start : unit.end]
+                words = _law_words(own)
+                if unit.note or NEGATION.search(own) is not None or not _names(core, words) or core.head not in words:
+                    continue  # the paragraph must name the subject itself ("loan"), as a plain condition
+                if deems.search(_path(text, units, i)):
+                    conflicts.append(RuleConflict(statement, p, _line(text, units, i), "deeming", core.text, what))
+                    break
+    return conflicts
+
+
 _ONLY_IF = re.compile(
     r"\bonly\s+(?:have|has|need|needs|are required|is required|must|are obliged|is obliged)\s+to\s+"
     r"(?P<verb>withhold|lodge|pay|register|report|notify|remit|give|keep)\b(?P<object>.*?)"
@@ -417,7 +461,8 @@ def rule_readings(
     assert, in the statements' order, then the passages'."""
     ex_conflicts, ex_agreements = _exclusions(statements, passages)
     el_conflicts, el_agreements = _eligibility(statements, passages)
-    return tuple(ex_conflicts + el_conflicts + _duties(statements, passages)), tuple(ex_agreements + el_agreements)
+    conflicts = ex_conflicts + el_conflicts + _duties(statements, passages) + _deemings(statements, passages)
+    return tuple(conflicts), tuple(ex_agreements + el_agreements)
 
 
 def rule_conflict(statements: Sequence[str], passages: Sequence[str]) -> RuleConflict | None:
@@ -430,6 +475,11 @@ def rule_conflict(statements: Sequence[str], passages: Sequence[str]) -> RuleCon
 
 def rule_conflict_note(conflict: RuleConflict) -> str:
     """Which statement of the question is wrong and why, in the law's words."""
+    if conflict.kind == "deeming":
+        return (
+            f'The question says "{conflict.statement}"; the law in force treats it as a {conflict.predicate} '
+            f"when the conditions quoted are met."
+        )
     if conflict.kind == "limitation":
         return (
             f'The question says "{conflict.statement}"; the law in force says it must {conflict.predicate} '
