@@ -138,3 +138,17 @@ def test_an_answer_as_it_then_stood_still_abstains_when_another_rule_fails() -> 
     evidence = replace(GOOD, then_stood=("caveat",), top_score=0.39)
     result = decide(evidence, CONFIG)
     assert result.decision is Decision.ABSTAIN_LOW_RELEVANCE and not result.answered
+
+
+def test_a_premise_a_fixed_rule_showed_wrong_is_not_held_to_the_relevance_floor_or_corroboration() -> None:
+    config = GateConfig(min_score=0.4, corroboration_score=0.6)
+    weak = replace(GOOD, top_score=0.1, verified_claims=1)
+    assert decide(weak, config).decision is Decision.ABSTAIN_LOW_RELEVANCE
+    assert decide(replace(weak, premise_shown=True), config).decision is Decision.ANSWER
+    assert decide(replace(GOOD, top_score=0.5, premise_shown=True), config).answered
+    # every other rule still applies: no verified claim, a marker, a temporal violation
+    assert not decide(replace(weak, premise_shown=True, verified_claims=0), config).answered
+    marker = replace(weak, premise_shown=True, gap_score=0.2, gap_description="s 293-20: text not held")
+    assert decide(marker, config).decision is Decision.ABSTAIN_TEXT_NOT_HELD
+    late = replace(weak, premise_shown=True, out_of_period_citations=("itaa1997:293-20@C2015C00285",))
+    assert decide(late, config).decision is Decision.ABSTAIN_TEMPORAL_VIOLATION

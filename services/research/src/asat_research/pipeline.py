@@ -160,6 +160,8 @@ class ResearchOutcome:
     dropped_claims: int
     attribution: str  # the Register's licence wording, dated from the corpus snapshot
     period_conflict: PeriodConflict | None = None  # both periods, when the decision is period_conflict
+    # The fixed rule that showed the premise wrong ("figure", "exclusion", ...), when it was rejected.
+    premise_rule: str | None = None
 
 
 @dataclass(frozen=True)
@@ -608,6 +610,7 @@ class ResearchPipeline:
             latencies_ms={},
             dropped_claims=judged.dropped_claims,
             attribution=self.ports.corpus.attribution,
+            premise_rule=generation.premise_rule if generation.premise_rejected and answered else None,
         )
 
     # -- helpers ------------------------------------------------------------------------------

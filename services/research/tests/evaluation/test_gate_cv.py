@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from dataclasses import replace
+
 from asat_research.evaluation.gate_cv import (
     CaseEvidence,
     Thresholds,
@@ -39,6 +41,13 @@ def test_replay_applies_the_marker_margin_then_the_floor_and_keeps_other_abstent
     assert replay(scoped, Thresholds(0.0, -1.0)) == ("abstain_out_of_scope", Verdict.MISSING)
     conflict = _case("A", Expect.ANSWER, Verdict.MISSING, None, base="period_conflict")
     assert replay(conflict, Thresholds(0.0, -1.0)) == ("period_conflict", Verdict.MISSING)
+
+
+def test_replay_keeps_a_premise_a_fixed_rule_showed_wrong_below_the_floor() -> None:
+    t = Thresholds(min_score=0.5, gap_margin=0.1)
+    shown = replace(_case("F", Expect.REJECT_PREMISE, Verdict.ACCURATE, 0.1), premise_shown=True)
+    assert replay(shown, t) == ("answer", Verdict.ACCURATE)
+    assert replay(replace(shown, premise_shown=False), t) == ("abstain_low_relevance", Verdict.MISSING)
 
 
 def test_choose_puts_the_floor_between_right_and_wrong_answers() -> None:

@@ -47,6 +47,8 @@ class CaseEvidence:
     temporal_violations: int = 0
     gold_total: int = 0
     gold_resolved: int = 0
+    # A fixed rule showed the premise wrong with a verified quote: the relevance floor does not apply.
+    premise_shown: bool = False
 
     @property
     def group(self) -> str:
@@ -70,7 +72,7 @@ def replay(case: CaseEvidence, t: Thresholds) -> tuple[str, Verdict]:
     if case.gap_score is not None and case.top_score is not None and case.gap_score >= case.top_score - t.gap_margin:
         kind = "abstain_not_yet_enacted" if case.gap_kind == "not_yet_enacted" else "abstain_text_not_held"
         return kind, Verdict.MISSING
-    if case.top_score is None or case.top_score < t.min_score:
+    if case.top_score is None or (case.top_score < t.min_score and not case.premise_shown):
         return "abstain_low_relevance", Verdict.MISSING
     return case.base_decision, case.verdict
 
