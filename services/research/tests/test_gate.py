@@ -152,3 +152,9 @@ def test_a_premise_a_fixed_rule_showed_wrong_is_not_held_to_the_relevance_floor_
     assert decide(marker, config).decision is Decision.ABSTAIN_TEXT_NOT_HELD
     late = replace(weak, premise_shown=True, out_of_period_citations=("itaa1997:293-20@C2015C00285",))
     assert decide(late, config).decision is Decision.ABSTAIN_TEMPORAL_VIOLATION
+
+
+def test_a_not_yet_enacted_marker_does_not_block_a_premise_shown_wrong() -> None:
+    marker = replace(GOOD, gap_score=0.9, gap_description="s 328-285: not yet enacted", gap_kind="not_yet_enacted")
+    assert decide(marker, CONFIG).decision is Decision.ABSTAIN_NOT_YET_ENACTED
+    assert decide(replace(marker, premise_shown=True), CONFIG).answered

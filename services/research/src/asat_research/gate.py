@@ -10,7 +10,9 @@ applies (the first is the decision):
    enacted) scores within ``gap_margin`` of the best held passage: the law that answers may be
    the text we lack, or may not exist yet.
    A provision the question names explicitly whose text for the year is not held (or that was
-   not yet enacted) abstains the same way, whatever else scores well.
+   not yet enacted) abstains the same way, whatever else scores well. A not-yet-enacted marker
+   does not block a premise shown wrong as in 3 (a law not yet made is not the year's law); a
+   marker of text not held does (the text we lack may say otherwise).
 3. The reranker's best score reaches ``min_score`` on its own calibrated scale, unless a fixed
    rule of :mod:`asat_research.premise` read a verified quote as contradicting what the question
    asserts (a figure, an exclusion, who may have a benefit): that quote is about the question
@@ -114,8 +116,13 @@ def decide(evidence: GateEvidence, config: GateConfig) -> GateResult:
                 + ", ".join(evidence.out_of_period_citations),
             )
         )
-    if evidence.gap_score is not None and (
-        evidence.top_score is None or evidence.gap_score >= evidence.top_score - config.gap_margin
+    # A provision not yet enacted in the year is not the year's law: it cannot save a premise the
+    # law then in force was shown, by a fixed rule and a verified quote, to contradict.
+    waived = evidence.premise_shown and evidence.gap_kind == "not_yet_enacted"
+    if (
+        evidence.gap_score is not None
+        and not waived
+        and (evidence.top_score is None or evidence.gap_score >= evidence.top_score - config.gap_margin)
     ):
         decision = (
             Decision.ABSTAIN_NOT_YET_ENACTED

@@ -48,6 +48,9 @@ def test_replay_keeps_a_premise_a_fixed_rule_showed_wrong_below_the_floor() -> N
     shown = replace(_case("F", Expect.REJECT_PREMISE, Verdict.ACCURATE, 0.1), premise_shown=True)
     assert replay(shown, t) == ("answer", Verdict.ACCURATE)
     assert replay(replace(shown, premise_shown=False), t) == ("abstain_low_relevance", Verdict.MISSING)
+    unenacted = replace(shown, top_score=0.9, gap_score=0.9, gap_kind="not_yet_enacted")
+    assert replay(unenacted, t) == ("answer", Verdict.ACCURATE)
+    assert replay(replace(unenacted, gap_kind="gap"), t) == ("abstain_text_not_held", Verdict.MISSING)
 
 
 def test_choose_puts_the_floor_between_right_and_wrong_answers() -> None:

@@ -69,7 +69,13 @@ def replay(case: CaseEvidence, t: Thresholds) -> tuple[str, Verdict]:
     """(decision, verdict) the gate with thresholds ``t`` gives the case."""
     if not is_answered(case.base_decision):
         return case.base_decision, case.verdict
-    if case.gap_score is not None and case.top_score is not None and case.gap_score >= case.top_score - t.gap_margin:
+    waived = case.premise_shown and case.gap_kind == "not_yet_enacted"  # as the gate: see gate.decide
+    if (
+        case.gap_score is not None
+        and case.top_score is not None
+        and not waived
+        and case.gap_score >= case.top_score - t.gap_margin
+    ):
         kind = "abstain_not_yet_enacted" if case.gap_kind == "not_yet_enacted" else "abstain_text_not_held"
         return kind, Verdict.MISSING
     if case.top_score is None or (case.top_score < t.min_score and not case.premise_shown):
