@@ -1,6 +1,7 @@
-"""A premise that a rule of the law excludes or limits, read against the quoted law (pure).
+"""A premise that a rule of the law excludes, limits or deems otherwise, read against the quoted
+law (pure).
 
-Two readings, each a fixed rule with no fitted parameter (the contradiction model trained on the
+Four readings, each a fixed rule with no fitted parameter (the contradiction model trained on the
 Interpretative Decisions reads at chance: ``docs/premises.md``):
 
 - **Exclusion.** A statement grants something the law can deny ("private expenses are
@@ -8,37 +9,36 @@ Interpretative Decisions reads at chance: ``docs/premises.md``):
   relative") and a line of the law denies that very thing ("you cannot deduct ...", "is not
   GST-free ...", "must not: (a) lend money ...") for what the statement names. What it names is
   the statement's *core*: the subject before the verb (for a grant such as "deductible"), or the
-  object after it (for an act such as "lend"), cut at the first qualifier ("as long as", "because",
-  "under" ...); a pronoun subject ("they're deductible") is read from the statement before it
-  ("my client's speeding fines"), and a short "it's food" adds its noun. The law's line names the
-  core when it holds at least half of the core's words and either its head noun (the last word
-  before a preposition: "penalty interest *on* a loan" is interest, not penalty) or two of them; a
-  few words of the law stand for the words agents use ("fines" are a "penalty"). Words every
-  expense carries ("expenses", "costs", "amounts") are not the core. A core that two paragraphs of
-  one list name ("food for consumption on the premises", "food of a kind specified ...") is what
-  the list is about, not a case it excludes: "food is GST-free" is not denied by it.
+  object after it (for an act such as "lend" or "can deduct"), cut at the first qualifier ("as
+  long as", "because", "under" ...); a pronoun subject ("they're deductible") is read from the
+  statement before it ("my client's speeding fines"), and a short "it's food" adds its noun. The
+  law's line names the core when it holds at least half of the core's words and either its head
+  noun (the last word before a preposition: "penalty interest *on* a loan" is interest, not
+  penalty) or two of them; a few words of the law stand for the words agents use ("fines" are a
+  "penalty"). Words every expense carries ("expenses", "costs", "amounts") and the domain's own
+  nouns ("supply", "benefit", "entity") are not the core. A core that two paragraphs of one list
+  name ("food for consumption on the premises", "food of a kind specified ...") is what the list
+  is about, not a case it excludes: "food is GST-free" is not denied by it.
 - **Eligibility.** A statement gives a benefit to a kind of entity ("a company gets the CGT
-  discount", "the company can use the main residence exemption") and the law's line lists who
-  may have it ("must be made by: (a) an individual; ...", "if: (a) you are an individual; and")
-  without that kind ("a life insurance company" is not "a company"), in a passage that shares two
-  topic words with the statement.
-
+  discount", "the company can use the main residence exemption") and the law lists who may have
+  it ("must be made by: (a) an individual; ...", "if: (a) you are an individual; and") without
+  that kind ("a life insurance company" is not "a company"), the list sharing two topic words with
+  the statement.
 - **Limitation.** A statement makes a duty conditional ("employers only have to withhold PAYG
   from wages if the employee asks") and a line of the law imposes that duty on what the statement
   names with no condition at all ("An entity must withhold an amount from salary, wages ..."),
-  none of the condition's words among its own.
-
+  and without a word of the statement's condition.
 - **Deeming.** A statement says something can never be treated as something else ("a loan from
   the family company to a shareholder can't be a deemed dividend") and a line of the law treats it
   so when its conditions are met ("... is taken to pay a dividend ... if: (a) the private company
   makes a loan to the entity ..."), the paragraph naming the subject being a plain condition.
 
-Only a plain statement is read for an exclusion or who may have a benefit: one that negates ("can't be a deemed dividend") or limits with
-"only" asserts an absence, which a line of the law does not show. A line that states the grant
-for the core, or lists the entity, *agrees*: a question asking to confirm such a statement is
-answered as any other.
+Only a plain statement is read for an exclusion or who may have a benefit: one that negates
+("entertainment is not deductible") or limits with "only" asserts an absence, which a line of
+the law does not show. A line that states the grant for the core, or lists the entity, *agrees*:
+a question asking to confirm such a statement is answered as any other.
 
-A line is read with the line that leads into it (a paragraph "(b) hot food ..." under "A supply
+A line is read with the lines that lead into it (a paragraph "(b) hot food ..." under "A supply
 is not GST-free under section 38-2 if it is a supply of:"), by
 :func:`asat_research.premise.contradiction_features.passage_units`; notes and examples are not
 rules.
@@ -113,20 +113,20 @@ PREDICATES: tuple[Predicate, ...] = (
     ),
 )
 
-# Words that say nothing of what the statement is about ("private expenses" is about "private").
+# Words that say nothing of what the statement is about ("private expenses" is about "private"),
+# and the domain's own nouns ("a GST-free supply", "an exempt benefit").
 _GENERIC = frozenset(
     content_words(
-        "expense expenses cost costs amount amounts outgoing outgoings item items thing things payment "
-        "payments money payg supply supplies benefit benefits entity entities person persons making taxpayer taxpayers my her his their our your its fully entirely always all any every "
-        "incurred paid year years income tax business also still just really"
+        "expense expenses cost costs amount amounts outgoing outgoings item items thing things payment payments "
+        "money payg supply supplies benefit benefits entity entities person persons making taxpayer taxpayers "
+        "my her his their our your its fully entirely always all any every incurred paid year years income tax "
+        "business also still just really"
     )
 )
 # The law's word for the words agents use: the stem of the agent's word to the law's.
-_LAW_WORD = {"fines": "penalt", "fine": "penalt", "fined": "penalt", "speedi": "speedi"}
+_LAW_WORD = {"fines": "penalt", "fine": "penalt", "fined": "penalt"}
 _PRONOUN_SUBJECT = re.compile(r"^\s*(?:they|it|this|that|these|those|she|he)(?:'re|'s|\s)", re.I)
 _NOUN_STATEMENT = re.compile(r"^\s*(?:it|they)(?:'s|'re|\s+is|\s+are)\s+(?:an?\s+)?(?P<noun>[a-z][a-z -]{1,40})$", re.I)
-# A pronoun subject that stands for the subject of the statement before it ("it's GST-free").
-_PRONOUN = re.compile(r"^\s*(?:they|it|this|that|these|those|she|he)(?:'re|'s)?\s*$", re.I)
 _QUALIFIER = re.compile(
     r"\b(?:as long as|provided|if|unless|because|since|when|whenever|where|while|so|that|which|who|under|"
     r"as an?|once|after|before|until|even|despite|in \d{4}|in the|during)\b|[,;]",
