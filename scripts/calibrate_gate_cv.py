@@ -117,7 +117,7 @@ def main() -> int:
                 temporal_violations=len(result.temporal_violations),
                 gold_total=result.integrity.total,
                 gold_resolved=result.integrity.resolved,
-                premise_shown=outcome.premise_rule is not None,
+                premise_rule=outcome.premise_rule,
             )
         )
         sys.stderr.write(f"\r[calibrate] {n}/{len(suite.cases)}")

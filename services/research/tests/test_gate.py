@@ -144,17 +144,26 @@ def test_a_premise_a_fixed_rule_showed_wrong_is_not_held_to_the_relevance_floor_
     config = GateConfig(min_score=0.4, corroboration_score=0.6)
     weak = replace(GOOD, top_score=0.1, verified_claims=1)
     assert decide(weak, config).decision is Decision.ABSTAIN_LOW_RELEVANCE
-    assert decide(replace(weak, premise_shown=True), config).decision is Decision.ANSWER
-    assert decide(replace(GOOD, top_score=0.5, premise_shown=True), config).answered
+    assert decide(replace(weak, premise_rule="exclusion"), config).decision is Decision.ANSWER
+    assert decide(replace(GOOD, top_score=0.5, premise_rule="exclusion"), config).answered
     # every other rule still applies: no verified claim, a marker, a temporal violation
-    assert not decide(replace(weak, premise_shown=True, verified_claims=0), config).answered
-    marker = replace(weak, premise_shown=True, gap_score=0.2, gap_description="s 293-20: text not held")
+    assert not decide(replace(weak, premise_rule="exclusion", verified_claims=0), config).answered
+    marker = replace(weak, premise_rule="exclusion", gap_score=0.5, gap_description="s 293-20: text not held")
     assert decide(marker, config).decision is Decision.ABSTAIN_TEXT_NOT_HELD
-    late = replace(weak, premise_shown=True, out_of_period_citations=("itaa1997:293-20@C2015C00285",))
+    # a marker the ranker scores below the floor is not about the question
+    assert decide(replace(marker, gap_score=0.2), config).answered
+    late = replace(weak, premise_rule="exclusion", out_of_period_citations=("itaa1997:293-20@C2015C00285",))
     assert decide(late, config).decision is Decision.ABSTAIN_TEMPORAL_VIOLATION
 
 
 def test_a_not_yet_enacted_marker_does_not_block_a_premise_shown_wrong() -> None:
     marker = replace(GOOD, gap_score=0.9, gap_description="s 328-285: not yet enacted", gap_kind="not_yet_enacted")
     assert decide(marker, CONFIG).decision is Decision.ABSTAIN_NOT_YET_ENACTED
-    assert decide(replace(marker, premise_shown=True), CONFIG).answered
+    assert decide(replace(marker, premise_rule="exclusion"), CONFIG).answered
+
+
+def test_a_figure_alone_is_held_to_the_floor_but_not_to_a_not_yet_enacted_marker() -> None:
+    weak = replace(GOOD, top_score=0.1, premise_rule="figure")
+    assert decide(weak, CONFIG).decision is Decision.ABSTAIN_LOW_RELEVANCE
+    marker = replace(GOOD, gap_score=0.9, gap_kind="not_yet_enacted", premise_rule="figure")
+    assert decide(marker, CONFIG).answered

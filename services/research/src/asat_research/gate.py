@@ -11,12 +11,14 @@ applies (the first is the decision):
    the text we lack, or may not exist yet.
    A provision the question names explicitly whose text for the year is not held (or that was
    not yet enacted) abstains the same way, whatever else scores well. A not-yet-enacted marker
-   does not block a premise shown wrong as in 3 (a law not yet made is not the year's law); a
-   marker of text not held does (the text we lack may say otherwise).
+   does not block a premise shown wrong as in 3 (a law not yet made is not the year's law), nor
+   does a marker scored below the relevance floor; a relevant marker of text not held does (the
+   text we lack may say otherwise).
 3. The reranker's best score reaches ``min_score`` on its own calibrated scale, unless a fixed
-   rule of :mod:`asat_research.premise` read a verified quote as contradicting what the question
-   asserts (a figure, an exclusion, who may have a benefit): that quote is about the question
-   whatever the ranker made of the rest.
+   rule of :mod:`asat_research.premise` read a verified quote as a rule of the law denying what
+   the question asserts (an exclusion, who may have a benefit, a duty's condition, a deeming):
+   that quote is about the question whatever the ranker made of the rest. A figure of the same
+   kind and concept is not enough on its own: below the floor it is too often another rule's.
 4. At least one claim verified (integrity and groundedness), and only verified claims are
    shown; claims that failed are dropped and counted.
 5. At least ``min_sources`` independent sources (distinct provisions or rulings) support the
@@ -88,9 +90,18 @@ class GateEvidence:
     named_unheld_kind: str = "gap"  # "gap" or "not_yet_enacted"
     then_stood: tuple[str, ...] = ()  # caveats of verified citations quoted as the text then stood
     as_known_on: date | None = None  # asked on the known-time axis: the texts on the books that day
-    # A fixed rule (not a model) read a verified quote as contradicting the question's premise:
-    # that quote addresses the question, so rules 3 and 5's corroboration bar do not apply.
-    premise_shown: bool = False
+    # The fixed rule (not a model) that read a verified quote as contradicting the question's
+    # premise ("figure", "exclusion", "eligibility", "limitation", "deeming"), or None.
+    premise_rule: str | None = None
+
+    @property
+    def premise_shown(self) -> bool:
+        return self.premise_rule is not None
+
+    @property
+    def premise_ruled_out(self) -> bool:
+        """A rule of the law (not a figure) denies the premise: the quote is about the question."""
+        return self.premise_rule is not None and self.premise_rule != "figure"
 
 
 @dataclass(frozen=True)
@@ -118,7 +129,10 @@ def decide(evidence: GateEvidence, config: GateConfig) -> GateResult:
         )
     # A provision not yet enacted in the year is not the year's law: it cannot save a premise the
     # law then in force was shown, by a fixed rule and a verified quote, to contradict.
-    waived = evidence.premise_shown and evidence.gap_kind == "not_yet_enacted"
+    # Nor can a marker the ranker scores below the relevance floor: it is not about the question.
+    waived = evidence.premise_shown and (
+        evidence.gap_kind == "not_yet_enacted" or (evidence.gap_score or 0.0) < config.min_score
+    )
     if (
         evidence.gap_score is not None
         and not waived
@@ -146,7 +160,7 @@ def decide(evidence: GateEvidence, config: GateConfig) -> GateResult:
                 else f"nothing in the corpus is in force for income year {evidence.income_year}",
             )
         )
-    elif evidence.top_score < config.min_score and not evidence.premise_shown:
+    elif evidence.top_score < config.min_score and not evidence.premise_ruled_out:
         failed.append(
             (
                 Decision.ABSTAIN_LOW_RELEVANCE,
@@ -173,7 +187,7 @@ def decide(evidence: GateEvidence, config: GateConfig) -> GateResult:
             and evidence.top_score is not None
             and evidence.top_score < config.corroboration_score
         )
-        if weak and not evidence.premise_shown:
+        if weak and not evidence.premise_ruled_out:
             needed = max(needed, config.corroborated_sources)
         if len(evidence.supporting_sources) < needed:
             why = (

@@ -31,7 +31,7 @@ from asat_audit.store import AuditStore, AuditWriteError
 from asat_corpus.chunking import chunk_id_of
 from asat_corpus.contracts.claims import Claim, Quote
 from asat_corpus.contracts.sources import SourceRef
-from asat_corpus.contracts.verification import ClaimVerdict, VerificationRequest
+from asat_corpus.contracts.verification import MIN_QUOTE_CHARS, MIN_QUOTE_WORDS, ClaimVerdict, VerificationRequest
 from asat_corpus.income_year import income_year_end, income_year_start
 from asat_corpus.resolution import then_stood_caveat
 from asat_corpus.then_stood import texts_served
@@ -49,6 +49,7 @@ from asat_research.named_provisions import (
 )
 from asat_research.outcome_wire import shown_text
 from asat_research.parent_merge import ParentContext, merge_parents
+from asat_research.premise.detection import detect_premise
 from asat_research.refusal import named_unheld, refusal
 from asat_research.rerank import Reranker
 from asat_research.retrieval import Hit, RetrievalUnavailable, Retriever
@@ -85,6 +86,10 @@ class PipelineSettings:
     gate: GateConfig
     retrieve_limit: int = 30
     max_parents: int = 4
+    # A question that asserts something of the law is checked against more of what was found:
+    # the provision that contradicts a premise often ranks below the ones the question's words
+    # match best (the extractive generator still quotes at most six subsections).
+    premise_parents: int = 16
     chunks_per_parent: int = 4
     today: Callable[[], date] = date.today
     # The model calls of a question end this many seconds after it arrived (ASAT_RESEARCH_DEADLINE_S).
@@ -436,7 +441,8 @@ class ResearchPipeline:
     def _rerank(self, question: str, retrieved: Retrieved) -> Ranked:
         ranking = self._rank(question, retrieved)
         # Primary law first: among the sections kept, provisions are offered before rulings.
-        kept = ranking.parents[: self.settings.max_parents]
+        asserts = detect_premise(question) is not None
+        kept = ranking.parents[: self.settings.premise_parents if asserts else self.settings.max_parents]
         parents = [p for p in kept if p.payload.get("kind") != "ruling"] + [
             p for p in kept if p.payload.get("kind") == "ruling"
         ]
@@ -528,9 +534,9 @@ class ResearchPipeline:
             deadline_passed=generated.timed_out,
             then_stood=then_stood,
             as_known_on=scope.as_known_on,
-            premise_shown=generated.generation.premise_rule is not None
-            and generated.generation.premise_rejected
-            and bool(claims),
+            premise_rule=generated.generation.premise_rule
+            if generated.generation.premise_rejected and claims
+            else None,
         )
         result = decide(evidence, self.settings.gate)
         return Judged(result, claims, citations, ranked.parents, generated.generation, dropped)
@@ -638,7 +644,7 @@ class ResearchPipeline:
     def _show(self, parents: Sequence[ParentContext]) -> _Shown:
         spans: list[NumberedSpan] = []
         corpus = self.ports.corpus
-        for parent in parents:
+        for rank, parent in enumerate(parents):
             doc = corpus.doc(parent.source_id)
             if doc is None:
                 continue
@@ -653,20 +659,39 @@ class ResearchPipeline:
             for chunk in chunks[: self.settings.chunks_per_parent]:
                 where = "".join(chunk.label_path[:1])
                 label = f"{doc.title}{where} [{_interval(doc.valid_from, doc.valid_to)}]"
+                first = len(spans)
+                starts: dict[str, int] = {}
                 for span in chunk.spans:
+                    text = doc.text[span.start : span.end]
+                    if len(spans) > first and _too_short(text):
+                        # Too short to be evidence alone ("(a) an individual; or", "(d) either:"):
+                        # quoted with the span before it, as one stretch of the source.
+                        joined = spans[-1]
+                        spans[-1] = replace(joined, text=doc.text[starts[joined.key] : span.end], through=span.id)
+                        continue
                     key = f"S{len(spans) + 1}"
+                    starts[key] = span.start
                     spans.append(
                         NumberedSpan(
                             key,
                             span.id,
                             parent.source_id,
                             label,
-                            doc.text[span.start : span.end],
+                            text,
                             relevance.get(chunk.id),
                             chunk.id in leads,
+                            section_rank=rank,
                         )
                     )
         return _Shown(spans, {s.key: s for s in spans}, list(parents))
+
+    def _offsets(self, span: NumberedSpan) -> tuple[int, int]:
+        """Where the span's text stands in its document: its first span's start to its last's end."""
+        chunk = self.ports.corpus.chunk(chunk_id_of(span.span_id))
+        assert chunk is not None
+        start = next(s.start for s in chunk.spans if s.id == span.span_id)
+        end = next(s.end for s in chunk.spans if s.id == (span.through or span.span_id))
+        return start, end
 
     def _citation(self, span: NumberedSpan) -> Citation:
         corpus = self.ports.corpus
@@ -674,8 +699,7 @@ class ResearchPipeline:
         chunk = corpus.chunk(chunk_id)
         doc = corpus.doc(span.source_id)
         assert chunk is not None and doc is not None
-        start = next(s.start for s in chunk.spans if s.id == span.span_id)
-        end = next(s.end for s in chunk.spans if s.id == span.span_id)
+        start, end = self._offsets(span)
         return Citation(
             span_id=span.span_id,
             chunk_id=chunk.id,
@@ -757,15 +781,31 @@ class ResearchPipeline:
             claim_id = f"c{number}"
             quotes: list[Quote] = []
             source_ids: list[str] = []
+            run_end: tuple[str, int] | None = None  # (chunk, end offset) of the quote last added
             for key in generated.span_keys:
                 span = shown.by_key.get(key)
                 if span is None or key not in selected:
                     # Cited something it was not offered (or not selected): fails as an unknown source.
                     quotes.append(Quote(source_id=f"{UNOFFERED}{key}", text=key))
                     source_ids.append(f"{UNOFFERED}{key}")
+                    run_end = None
                     continue
                 chunk_id = chunk_id_of(span.span_id)
-                quotes.append(Quote(source_id=chunk_id, text=span.text))
+                start, end = self._offsets(span)
+                doc = corpus.doc(span.source_id)
+                if (
+                    doc is not None
+                    and run_end is not None
+                    and run_end[0] == chunk_id
+                    and not doc.text[run_end[1] : start].strip()
+                ):
+                    # The next stretch of the same subsection: one quote, so a lead-in and its
+                    # paragraph ("must not:" / "(a) lend money ...") are checked as they read.
+                    joined = quotes[-1]
+                    quotes[-1] = Quote(source_id=chunk_id, text=f"{joined.text}\n{span.text}")
+                else:
+                    quotes.append(Quote(source_id=chunk_id, text=span.text))
+                run_end = (chunk_id, end)
                 source_ids.append(chunk_id)
             claims.append(
                 Claim(id=claim_id, text=generated.text, source_ids=list(dict.fromkeys(source_ids)), quotes=quotes)
@@ -844,6 +884,11 @@ class ResearchPipeline:
                 )
             )
         return tuple(items)
+
+
+def _too_short(text: str) -> bool:
+    """Shorter than the verifier accepts as a quote (``asat_corpus.contracts.verification``)."""
+    return len(" ".join(text.split())) < MIN_QUOTE_CHARS or len(text.split()) < MIN_QUOTE_WORDS
 
 
 def _span(item: ReadingItem) -> str:

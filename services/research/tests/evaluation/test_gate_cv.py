@@ -45,12 +45,13 @@ def test_replay_applies_the_marker_margin_then_the_floor_and_keeps_other_abstent
 
 def test_replay_keeps_a_premise_a_fixed_rule_showed_wrong_below_the_floor() -> None:
     t = Thresholds(min_score=0.5, gap_margin=0.1)
-    shown = replace(_case("F", Expect.REJECT_PREMISE, Verdict.ACCURATE, 0.1), premise_shown=True)
+    shown = replace(_case("F", Expect.REJECT_PREMISE, Verdict.ACCURATE, 0.1), premise_rule="exclusion")
     assert replay(shown, t) == ("answer", Verdict.ACCURATE)
-    assert replay(replace(shown, premise_shown=False), t) == ("abstain_low_relevance", Verdict.MISSING)
+    assert replay(replace(shown, premise_rule=None), t) == ("abstain_low_relevance", Verdict.MISSING)
     unenacted = replace(shown, top_score=0.9, gap_score=0.9, gap_kind="not_yet_enacted")
     assert replay(unenacted, t) == ("answer", Verdict.ACCURATE)
     assert replay(replace(unenacted, gap_kind="gap"), t) == ("abstain_text_not_held", Verdict.MISSING)
+    assert replay(replace(shown, premise_rule="figure"), t) == ("abstain_low_relevance", Verdict.MISSING)
 
 
 def test_choose_puts_the_floor_between_right_and_wrong_answers() -> None:

@@ -47,8 +47,8 @@ class CaseEvidence:
     temporal_violations: int = 0
     gold_total: int = 0
     gold_resolved: int = 0
-    # A fixed rule showed the premise wrong with a verified quote: the relevance floor does not apply.
-    premise_shown: bool = False
+    # The fixed rule that showed the premise wrong with a verified quote (see gate.GateEvidence).
+    premise_rule: str | None = None
 
     @property
     def group(self) -> str:
@@ -69,7 +69,9 @@ def replay(case: CaseEvidence, t: Thresholds) -> tuple[str, Verdict]:
     """(decision, verdict) the gate with thresholds ``t`` gives the case."""
     if not is_answered(case.base_decision):
         return case.base_decision, case.verdict
-    waived = case.premise_shown and case.gap_kind == "not_yet_enacted"  # as the gate: see gate.decide
+    waived = case.premise_rule is not None and (  # as the gate: see gate.decide
+        case.gap_kind == "not_yet_enacted" or (case.gap_score or 0.0) < t.min_score
+    )
     if (
         case.gap_score is not None
         and case.top_score is not None
@@ -78,7 +80,8 @@ def replay(case: CaseEvidence, t: Thresholds) -> tuple[str, Verdict]:
     ):
         kind = "abstain_not_yet_enacted" if case.gap_kind == "not_yet_enacted" else "abstain_text_not_held"
         return kind, Verdict.MISSING
-    if case.top_score is None or (case.top_score < t.min_score and not case.premise_shown):
+    ruled_out = case.premise_rule not in (None, "figure")
+    if case.top_score is None or (case.top_score < t.min_score and not ruled_out):
         return "abstain_low_relevance", Verdict.MISSING
     return case.base_decision, case.verdict
 

@@ -23,9 +23,11 @@ is declined, since quoting is not confirming. Deterministic: same input, same ou
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from asat_corpus.chunking import chunk_id_of
+from asat_corpus.contracts.verification import MIN_QUOTE_CHARS, MIN_QUOTE_WORDS
 from asat_research.answer_types import AMOUNT, ASKS_AMOUNT, ASKS_WHEN, TIME
 from asat_research.generation.port import GeneratedClaim, Generation, NumberedSpan, Selection
 from asat_research.generation.quantities import quantities
@@ -33,10 +35,10 @@ from asat_research.premise.detection import detect_premise
 from asat_research.premise.figure_conflicts import (
     FigureConflict,
     figure_agreements,
-    figure_conflict,
+    figure_conflicts,
     states_a_comparable_figure,
 )
-from asat_research.premise.rule_conflicts import rule_conflict, rule_conflict_note, rule_readings
+from asat_research.premise.rule_conflicts import benefit_entity, rule_conflict_note, rule_conflicts, rule_readings
 from asat_research.question_words import content_words
 
 NAME = "extractive"
@@ -48,8 +50,12 @@ NOTE = (
 MAX_SUBSECTIONS = 6
 SECTIONS_QUOTED = 3
 QUOTES_PER_CLAIM = 12  # the verifier takes at most 20 quotes a claim
-MIN_CHARS = 25
-MIN_WORDS = 4
+MIN_CHARS = MIN_QUOTE_CHARS  # the verifier refuses a shorter quote
+MIN_WORDS = MIN_QUOTE_WORDS
+REJECTION_QUOTES = 3  # subsections of different sections quoted to show a premise wrong
+FIGURE_SECTIONS = 4  # the sections ranked first, where a figure of the question is compared
+# A statement about the client's own case, not about the law ("my client qualifies", "she is fine").
+_CLIENTS_CASE = re.compile(r"^\s*(?:my|our|the|her|his|their)?\s*(?:client|clients|she|he|they|i|we)\b", re.IGNORECASE)
 ANSWER_TYPE_BONUS = 0.3
 # The reranker's score for the span's subsection (a probability for the domain ranker): the
 # subsection the ranker reads as answering the question is quoted first.
@@ -114,11 +120,12 @@ class ExtractiveGenerator:
         # A subsection whose rule denies what the question asserts is quoted whatever its rank:
         # it is the answer to an asserting question.
         if statements:
-            groups = _subsections(spans)
-            denying = rule_conflict(statements, [_lines(group) for group in groups])
-            if denying is not None and _chunk(groups[denying.passage][0]) not in chunks:
-                chunks.insert(0, _chunk(groups[denying.passage][0]))
-                del chunks[self.max_subsections :]
+            groups = [group for group in _subsections(spans) if any(_quotable(span.text) for span in group)]
+            rejected = _rejection(statements, groups)
+            for passage in reversed(rejected[0] if rejected is not None else []):
+                if _chunk(groups[passage][0]) not in chunks:
+                    chunks.insert(0, _chunk(groups[passage][0]))
+            del chunks[self.max_subsections :]
         for _, _, key in scored:
             if len(chunks) >= self.max_subsections:
                 break
@@ -131,27 +138,17 @@ class ExtractiveGenerator:
         groups = [group for group in _subsections(spans) if any(_quotable(span.text) for span in group)]
         premise = detect_premise(question)
         if premise is not None:
-            conflict = figure_conflict(premise.statements, [_claim(group).text for group in groups])
-            if conflict is not None:
+            rejected = _rejection(premise.statements, groups)
+            if rejected is not None:
+                passages, note, rule = rejected
                 return Generation(
-                    claims=(_claim(groups[conflict.passage]),),
+                    claims=tuple(_claim(groups[p]) for p in passages),
                     premise_rejected=True,
                     provider=NAME,
                     model=MODEL,
                     seed=None,
-                    note=f"{rejection_note(conflict)} {NOTE}",
-                    premise_rule="figure",
-                )
-            denied = rule_conflict(premise.statements, [_lines(group) for group in groups])
-            if denied is not None:
-                return Generation(
-                    claims=(_claim(groups[denied.passage]),),
-                    premise_rejected=True,
-                    provider=NAME,
-                    model=MODEL,
-                    seed=None,
-                    note=f"{rule_conflict_note(denied)} {NOTE}",
-                    premise_rule=denied.kind,
+                    note=f"{note} {NOTE}",
+                    premise_rule=rule,
                 )
             if premise.asks_confirmation and not _agrees(premise.statements, groups):
                 return Generation(
@@ -170,12 +167,54 @@ class ExtractiveGenerator:
         return Generation(claims=claims, premise_rejected=False, provider=NAME, model=MODEL, seed=None, note=NOTE)
 
 
-def rejection_note(conflict: FigureConflict) -> str:
-    """Which statement of the question is wrong and why: its figure and the law's for the concept."""
-    return (
-        f'The question says {conflict.stated.text} ("{conflict.statement}"); for the {conflict.concept}, '
-        f"the law in force says {conflict.law.text}, as quoted."
-    )
+def _rejection(
+    statements: Sequence[str], groups: Sequence[Sequence[NumberedSpan]]
+) -> tuple[list[int], str, str] | None:
+    """(the subsections to quote, the note, the rule) where the law in ``groups`` contradicts a
+    statement: a figure first, then a rule that excludes, limits or deems otherwise. Every
+    subsection of a different section that shows it is quoted, up to ``REJECTION_QUOTES``."""
+    # A figure is compared only in the provisions ranked first (those that best answer the
+    # question): further down, a figure of the same kind for a loosely shared concept is too easily
+    # another rule's ("10% of her income" against a 20% gift test).
+    texts = [_claim(group).text if _leading(group) else "" for group in groups]
+    figures = figure_conflicts(statements, texts)
+    if figures:
+        # every subsection giving the concept a figure, closest first ("$2 million or more" and
+        # "less than $2 million" are both the law's turnover bar)
+        shown = list(dict.fromkeys(c.passage for c in figures))[:REJECTION_QUOTES]
+        named = [c for c in figures if c.passage in shown]
+        return shown, rejection_note(named), "figure"
+    rules = rule_conflicts(statements, [_lines(group) for group in groups])
+    if rules:
+        first = rules[0]
+        same = [c.passage for c in rules if c.statement == first.statement and c.kind == first.kind]
+        return _distinct_sections(same, groups), rule_conflict_note(first), first.kind
+    return None
+
+
+def _leading(group: Sequence[NumberedSpan]) -> bool:
+    rank = group[0].section_rank
+    return rank is None or rank < FIGURE_SECTIONS
+
+
+def _distinct_sections(passages: Sequence[int], groups: Sequence[Sequence[NumberedSpan]]) -> list[int]:
+    """The first subsection of each section among ``passages``, in order, at most ``REJECTION_QUOTES``."""
+    chosen: list[int] = []
+    sections: set[str] = set()
+    for passage in passages:
+        section = groups[passage][0].source_id
+        if section not in sections:
+            sections.add(section)
+            chosen.append(passage)
+    return chosen[:REJECTION_QUOTES]
+
+
+def rejection_note(conflicts: Sequence[FigureConflict]) -> str:
+    """Which statement of the question is wrong and why: its figure and the law's for the concept
+    (each text's figure, the closest first, where several texts give one)."""
+    first = conflicts[0]
+    law = "; ".join(dict.fromkeys(f"for the {c.concept}, the law in force says {c.law.text}" for c in conflicts))
+    return f'The question says {first.stated.text} ("{first.statement}"); {law}, as quoted.'
 
 
 def _lines(group: Sequence[NumberedSpan]) -> str:
@@ -184,13 +223,25 @@ def _lines(group: Sequence[NumberedSpan]) -> str:
 
 
 def _agrees(statements: Sequence[str], groups: Sequence[Sequence[NumberedSpan]]) -> bool:
-    """The quoted law states what the statements assert: a figure for its concept, or a rule
-    granting it (and none denies it: that was a rejection)."""
+    """The quoted law states what each statement asserts of the law: a figure for its concept, or
+    a rule granting it (none denies it: that was a rejection). A statement that gives something to
+    a kind of entity ("a company gets the CGT discount on shares held over 12 months") is agreed
+    only by a list of who may have it naming that kind, never by a figure it also states. A
+    statement about the client's own case ("my client qualifies") asserts nothing of the law."""
     texts = [_claim(group).text for group in groups]
-    if figure_agreements(statements, texts):
-        return True
-    _, agreements = rule_readings(statements, [_lines(group) for group in groups])
-    return bool(agreements)
+    figures = {a.statement for a in figure_agreements(statements, texts)}
+    _, rules = rule_readings(statements, [_lines(group) for group in groups])
+    agreed = {(a.statement, a.kind) for a in rules}
+    of_the_law = [s for s in statements if not _CLIENTS_CASE.match(s)]
+    if not of_the_law:
+        return False
+    for statement in of_the_law:
+        if benefit_entity(statement) is not None:
+            if (statement, "eligibility") not in agreed:
+                return False
+        elif statement not in figures and not any(s == statement for s, _ in agreed):
+            return False
+    return True
 
 
 def _chunk(span: NumberedSpan) -> str:
@@ -210,5 +261,8 @@ def _subsections(spans: Sequence[NumberedSpan]) -> list[list[NumberedSpan]]:
 
 
 def _claim(group: Sequence[NumberedSpan]) -> GeneratedClaim:
-    """One claim per subsection: its text is the spans quoted, in order, and it cites each."""
-    return GeneratedClaim(text=" ".join(span.text for span in group), span_keys=tuple(span.key for span in group))
+    """One claim per subsection: its text is the spans quoted, in order, and it cites each; a span
+    too short to be evidence on its own ("(d) either:", a heading) is left out, since the verifier
+    refuses such a quote and with it the claim."""
+    quoted = [span for span in group if _quotable(span.text)] or list(group)
+    return GeneratedClaim(text=" ".join(span.text for span in quoted), span_keys=tuple(span.key for span in quoted))

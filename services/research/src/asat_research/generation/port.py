@@ -27,6 +27,11 @@ class NumberedSpan:
     text: str
     relevance: float | None = None  # the reranker's score for the span's chunk, where it scored one
     lead: bool = False  # the span is in its provision's opening subsection (where the rule is stated)
+    # The last span the text runs through, where a span too short to quote on its own ("(a) an
+    # individual; or") was joined to the one before it: the text is the source from this span's
+    # start to that span's end.
+    through: str | None = None
+    section_rank: int | None = None  # the place of the span's section among those offered (0 first)
 
 
 @dataclass(frozen=True)

@@ -115,6 +115,14 @@ def _agreement(statement: str, stated: FigureInContext, candidate: _Candidate) -
 def figure_conflict(statements: Sequence[str], provision_texts: Sequence[str]) -> FigureConflict | None:
     """The first figure ``statements`` state of the law that the provision texts contradict: they
     give its concept only other figures of its kind. None when there is no such figure."""
+    conflicts = figure_conflicts(statements, provision_texts)
+    return conflicts[0] if conflicts else None
+
+
+def figure_conflicts(statements: Sequence[str], provision_texts: Sequence[str]) -> tuple[FigureConflict, ...]:
+    """For the first figure the texts contradict (see :func:`figure_conflict`), the law's figure in
+    each text that gives its concept: the closest first (the one :func:`figure_conflict` names),
+    then the others in the texts' order. Empty when no figure is contradicted."""
     figures = _figures(provision_texts)
     for statement, stated, candidates in _comparisons(statements, figures):
         if any(same_figure(stated, c.figure) for c in candidates):
@@ -125,11 +133,17 @@ def figure_conflict(statements: Sequence[str], provision_texts: Sequence[str]) -
             continue  # "the company has turnover of $12 million": a value to test against the law's bound
         # the closest concept, then a figure bounded as the question's is ("fewer than 5" for "up
         # to 10", not "only one"); max keeps the first of equals
-        best = max(
-            candidates, key=lambda c: (c.strength, (c.figure.bound is Bound.NONE) == (stated.bound is Bound.NONE))
-        )
-        return _conflict(statement, stated, best)
-    return None
+        unbounded = stated.bound is Bound.NONE
+        closeness = {id(c): (c.strength, (c.figure.bound is Bound.NONE) == unbounded) for c in candidates}
+        best = max(candidates, key=lambda c: closeness[id(c)])
+        per_text: dict[int, _Candidate] = {}
+        for candidate in candidates:
+            held = per_text.get(candidate.passage)
+            if held is None or closeness[id(candidate)] > closeness[id(held)]:
+                per_text[candidate.passage] = candidate
+        others = [c for passage, c in sorted(per_text.items()) if passage != best.passage]
+        return tuple(_conflict(statement, stated, c) for c in [best, *others])
+    return ()
 
 
 # Words that make a stated figure a statement of the rule itself ("the threshold was $10 million",

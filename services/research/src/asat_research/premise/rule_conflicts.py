@@ -283,6 +283,15 @@ def _path(text: str, units: Sequence[Unit], index: int) -> str:
     return "\n".join(text[u.start : u.end].strip() for u in reversed(chain))
 
 
+_LEADER = re.compile(r"\.{4,}|…{2,}")
+
+
+def _rule_line(text: str, unit: Unit) -> bool:
+    """A line that can state a rule: not a note or example, and not an entry of a finding table
+    ("accrued leave transfer payments ........ 26-10"), which points to the rule elsewhere."""
+    return not unit.note and _LEADER.search(text[unit.start : unit.end]) is None
+
+
 def _plain(statement: str) -> bool:
     return NEGATION.search(statement) is None and _LIMITING.search(statement) is None
 
@@ -302,7 +311,7 @@ def _exclusions(statements: Sequence[str], passages: Sequence[str]) -> tuple[lis
                 units = passage_units(text)
                 denying: dict[int | None, list[str]] = {}
                 for i, unit in enumerate(units):
-                    if unit.note:
+                    if not _rule_line(text, unit):
                         continue
                     line = _line(text, units, i)
                     path = _path(text, units, i)
@@ -398,7 +407,8 @@ def _deemings(statements: Sequence[str], passages: Sequence[str]) -> list[RuleCo
         if match is None or _LIMITING.search(statement) is not None:
             continue
         core = _core(_VERB_TAIL.sub("", statement[: match.start()]))
-        what = match.group("what").casefold()[:6]
+        noun = match.group("what").casefold()
+        what = noun[:6]
         deems = re.compile(
             rf"\b(?:is|are)\s+(?:taken|treated|deemed|counted)\s+(?:to\s+(?:pay|be|have\s+paid|have)|as)\s+"
             rf"(?:an?\s+|the\s+)?\*?{re.escape(what)}",
@@ -409,10 +419,15 @@ def _deemings(statements: Sequence[str], passages: Sequence[str]) -> list[RuleCo
             for i, unit in enumerate(units):
                 own = text[unit.start : unit.end]
                 words = _law_words(own)
-                if unit.note or NEGATION.search(own) is not None or not _names(core, words) or core.head not in words:
+                if (
+                    not _rule_line(text, unit)
+                    or NEGATION.search(own) is not None
+                    or not _names(core, words)
+                    or core.head not in words
+                ):
                     continue  # the paragraph must name the subject itself ("loan"), as a plain condition
                 if deems.search(_path(text, units, i)):
-                    conflicts.append(RuleConflict(statement, p, _line(text, units, i), "deeming", core.text, what))
+                    conflicts.append(RuleConflict(statement, p, _line(text, units, i), "deeming", core.text, noun))
                     break
     return conflicts
 
@@ -446,7 +461,7 @@ def _duties(statements: Sequence[str], passages: Sequence[str]) -> list[RuleConf
             for i, unit in enumerate(units):
                 line = _line(text, units, i)
                 path = _path(text, units, i)
-                if unit.note or not duty.search(path) or _CONDITIONAL.search(path):
+                if not _rule_line(text, unit) or not duty.search(path) or _CONDITIONAL.search(path):
                     continue
                 words = _law_words(path)
                 if _names(core, words) and condition - words:
@@ -465,12 +480,31 @@ def rule_readings(
     return tuple(conflicts), tuple(ex_agreements + el_agreements)
 
 
-def rule_conflict(statements: Sequence[str], passages: Sequence[str]) -> RuleConflict | None:
-    """The first line that denies a statement, unless another line grants the same statement the
-    same thing (the law is then read both ways, and neither is shown as the answer)."""
+def rule_conflicts(statements: Sequence[str], passages: Sequence[str]) -> tuple[RuleConflict, ...]:
+    """The lines that deny a statement, in order, except where another line grants the same
+    statement the same thing (the law is then read both ways, and neither is shown as the answer)."""
     conflicts, agreements = rule_readings(statements, passages)
     agreed = {(a.statement, a.kind) for a in agreements}
-    return next((c for c in conflicts if (c.statement, c.kind) not in agreed), None)
+    return tuple(c for c in conflicts if (c.statement, c.kind) not in agreed)
+
+
+def rule_conflict(statements: Sequence[str], passages: Sequence[str]) -> RuleConflict | None:
+    """The first of :func:`rule_conflicts`, or None."""
+    conflicts = rule_conflicts(statements, passages)
+    return conflicts[0] if conflicts else None
+
+
+_BENEFIT = re.compile(
+    r"\b(?:gets?|got|qualif\w*|entitled|receives?|claims?|uses?|use|access(?:es)?|eligible|benefits? from)\b", re.I
+)
+
+
+def benefit_entity(statement: str) -> str | None:
+    """The kind of entity a statement gives a benefit to ("a company gets the CGT discount", "the
+    company can use the main residence exemption"), or None ("an SMSF could have up to 4 members"
+    gives nothing)."""
+    entity = _entity(statement)
+    return entity if entity is not None and _BENEFIT.search(statement) else None
 
 
 def rule_conflict_note(conflict: RuleConflict) -> str:
