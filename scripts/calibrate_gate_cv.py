@@ -118,6 +118,7 @@ def main() -> int:
                 gold_total=result.integrity.total,
                 gold_resolved=result.integrity.resolved,
                 premise_rule=outcome.premise_rule,
+                premise_in_top_section=outcome.premise_in_top_section,
             )
         )
         sys.stderr.write(f"\r[calibrate] {n}/{len(suite.cases)}")

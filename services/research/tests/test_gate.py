@@ -165,5 +165,7 @@ def test_a_not_yet_enacted_marker_does_not_block_a_premise_shown_wrong() -> None
 def test_a_figure_alone_is_held_to_the_floor_but_not_to_a_not_yet_enacted_marker() -> None:
     weak = replace(GOOD, top_score=0.1, premise_rule="figure")
     assert decide(weak, CONFIG).decision is Decision.ABSTAIN_LOW_RELEVANCE
+    # unless the section ranked first gives the concept another figure
+    assert decide(replace(weak, premise_in_top_section=True), CONFIG).answered
     marker = replace(GOOD, gap_score=0.9, gap_kind="not_yet_enacted", premise_rule="figure")
     assert decide(marker, CONFIG).answered

@@ -18,7 +18,8 @@ applies (the first is the decision):
    rule of :mod:`asat_research.premise` read a verified quote as a rule of the law denying what
    the question asserts (an exclusion, who may have a benefit, a duty's condition, a deeming):
    that quote is about the question whatever the ranker made of the rest. A figure of the same
-   kind and concept is not enough on its own: below the floor it is too often another rule's.
+   kind and concept counts only in the section ranked first: further down it is too often
+   another rule's.
 4. At least one claim verified (integrity and groundedness), and only verified claims are
    shown; claims that failed are dropped and counted.
 5. At least ``min_sources`` independent sources (distinct provisions or rulings) support the
@@ -93,6 +94,8 @@ class GateEvidence:
     # The fixed rule (not a model) that read a verified quote as contradicting the question's
     # premise ("figure", "exclusion", "eligibility", "limitation", "deeming"), or None.
     premise_rule: str | None = None
+    # A figure the question states contradicted in the section the ranker put first.
+    premise_in_top_section: bool = False
 
     @property
     def premise_shown(self) -> bool:
@@ -100,8 +103,9 @@ class GateEvidence:
 
     @property
     def premise_ruled_out(self) -> bool:
-        """A rule of the law (not a figure) denies the premise: the quote is about the question."""
-        return self.premise_rule is not None and self.premise_rule != "figure"
+        """A rule of the law denies the premise, or the section ranked first gives the concept
+        another figure: the quote is about the question."""
+        return premise_ruled_out(self.premise_rule, self.premise_in_top_section)
 
 
 @dataclass(frozen=True)
@@ -113,6 +117,16 @@ class GateResult:
     @property
     def answered(self) -> bool:
         return is_answered(self.decision.value)
+
+
+def premise_ruled_out(rule: str | None, in_top_section: bool) -> bool:
+    """Whether a premise shown wrong by ``rule`` is exempt from the relevance floor (rule 3): a
+    rule of the law that denies it always; a figure only in the section the ranker put first
+    (further down, a figure of the same kind for a loosely shared concept is too often another
+    rule's)."""
+    if rule is None:
+        return False
+    return rule != "figure" or in_top_section
 
 
 def decide(evidence: GateEvidence, config: GateConfig) -> GateResult:

@@ -165,8 +165,10 @@ class ResearchOutcome:
     dropped_claims: int
     attribution: str  # the Register's licence wording, dated from the corpus snapshot
     period_conflict: PeriodConflict | None = None  # both periods, when the decision is period_conflict
-    # The fixed rule that showed the premise wrong ("figure", "exclusion", ...), when it was rejected.
+    # The fixed rule that showed the premise wrong ("figure", "exclusion", ...), when it was rejected,
+    # and whether a quote showing it is from the section ranked first.
     premise_rule: str | None = None
+    premise_in_top_section: bool = False
 
 
 @dataclass(frozen=True)
@@ -306,6 +308,7 @@ class Judged:
     parents: tuple[ParentContext, ...]  # the sections kept: the reading list
     generation: Generation
     dropped_claims: int
+    premise_in_top_section: bool = False  # a verified claim cites the section ranked first
 
     def event_data(self) -> dict[str, Any]:
         # Not the decision: it is streamed only with the result, after its audit row is committed
@@ -517,6 +520,9 @@ class ResearchPipeline:
             )
         )
         dropped = len(verified.verdicts) - len(verified.claims)
+        in_top = bool(ranking.parents) and any(
+            c.source_id == ranking.parents[0].source_id for claim in claims for c in claim.citations
+        )
         evidence = GateEvidence(
             income_year=year,
             day_given=scope.as_of is not None or scope.as_known_on is not None,
@@ -537,9 +543,10 @@ class ResearchPipeline:
             premise_rule=generated.generation.premise_rule
             if generated.generation.premise_rejected and claims
             else None,
+            premise_in_top_section=in_top,
         )
         result = decide(evidence, self.settings.gate)
-        return Judged(result, claims, citations, ranked.parents, generated.generation, dropped)
+        return Judged(result, claims, citations, ranked.parents, generated.generation, dropped, in_top)
 
     def _refused(self, result: GateResult) -> Judged:
         """The gate for a question refused at resolve: its decision stands; nothing was found,
@@ -617,6 +624,7 @@ class ResearchPipeline:
             dropped_claims=judged.dropped_claims,
             attribution=self.ports.corpus.attribution,
             premise_rule=generation.premise_rule if generation.premise_rejected and answered else None,
+            premise_in_top_section=judged.premise_in_top_section and generation.premise_rejected and answered,
         )
 
     # -- helpers ------------------------------------------------------------------------------

@@ -52,6 +52,7 @@ def test_replay_keeps_a_premise_a_fixed_rule_showed_wrong_below_the_floor() -> N
     assert replay(unenacted, t) == ("answer", Verdict.ACCURATE)
     assert replay(replace(unenacted, gap_kind="gap"), t) == ("abstain_text_not_held", Verdict.MISSING)
     assert replay(replace(shown, premise_rule="figure"), t) == ("abstain_low_relevance", Verdict.MISSING)
+    assert replay(replace(shown, premise_rule="figure", premise_in_top_section=True), t) == ("answer", Verdict.ACCURATE)
 
 
 def test_choose_puts_the_floor_between_right_and_wrong_answers() -> None:

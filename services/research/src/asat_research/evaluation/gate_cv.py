@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from asat_corpus.contracts.decisions import is_answered
 from asat_research.evaluation.metrics import Metrics, Tally, aggregate
 from asat_research.evaluation.scoring import Verdict
+from asat_research.gate import premise_ruled_out
 from asat_research.gold import Expect
 
 MAX_HALLUCINATION = 0.05
@@ -49,6 +50,7 @@ class CaseEvidence:
     gold_resolved: int = 0
     # The fixed rule that showed the premise wrong with a verified quote (see gate.GateEvidence).
     premise_rule: str | None = None
+    premise_in_top_section: bool = False
 
     @property
     def group(self) -> str:
@@ -80,7 +82,7 @@ def replay(case: CaseEvidence, t: Thresholds) -> tuple[str, Verdict]:
     ):
         kind = "abstain_not_yet_enacted" if case.gap_kind == "not_yet_enacted" else "abstain_text_not_held"
         return kind, Verdict.MISSING
-    ruled_out = case.premise_rule not in (None, "figure")
+    ruled_out = premise_ruled_out(case.premise_rule, case.premise_in_top_section)
     if case.top_score is None or (case.top_score < t.min_score and not ruled_out):
         return "abstain_low_relevance", Verdict.MISSING
     return case.base_decision, case.verdict
