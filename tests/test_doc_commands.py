@@ -73,6 +73,11 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(r"-m asat_research\.eval_compare\b", HELP, "compares two eval runs that make eval writes under var/eval/"),
     Rule(
+        r"scripts/calibrate_gate_cv\.py\b",
+        HELP,
+        "runs every case of the suite in process against the running index and verifier (about 35 s)",
+    ),
+    Rule(
         r"-m asat_accounts (migrate|first-owner-hint|create-owner|generate-key|rotate-key|reencrypt)\b",
         HELP,
         "needs the Postgres accounts schema (make up) or writes a key; services/accounts/tests/test_cli.py runs them",
