@@ -255,7 +255,7 @@ def run(model_dir: Path, dense: bool) -> dict[str, Any]:
         _row(at_threshold, [float(v >= model.threshold) for v in p], y_test, None),
     ]
     progress("the fixed rules (premise.rule_conflicts)")
-    table.append(_row("fixed rules (exclusion, eligibility, limitation)", rule_scores(test), y_test, None))
+    table.append(_row("fixed rules (exclusion, eligibility, limitation, deeming)", rule_scores(test), y_test, None))
     rules_everywhere = rule_precision(statement_set.statements)
     progress("lexical baselines")
     baselines = lexical_scores(dev + test)
