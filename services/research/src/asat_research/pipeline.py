@@ -689,6 +689,7 @@ class ResearchPipeline:
                             relevance.get(chunk.id),
                             chunk.id in leads,
                             section_rank=rank,
+                            kind=doc.kind,
                         )
                     )
         return _Shown(spans, {s.key: s for s in spans}, list(parents))

@@ -209,3 +209,18 @@ def test_every_lead_subsection_of_a_section_is_quoted_a_preamble_and_the_rule_af
         "Is an unrelated question answered?", [other, preamble, rule]
     )
     assert {"S1", "S2"} <= set(selection.keys)
+
+
+def test_a_ruling_that_denies_the_premise_is_not_the_law_that_shows_it_wrong() -> None:
+    ruling = NumberedSpan(
+        "S1",
+        "r1#s1",
+        "TR 2099/1",
+        "TR 2099/1",
+        "You cannot deduct a loss or outgoing for client entertainment.",
+        kind="ruling",
+    )
+    generation = ExtractiveGenerator().write("Client entertainment is fully deductible, yes?", [ruling])
+    assert not generation.premise_rejected
+    provision = replace(ruling, source_id="itaa1997:32-5@C1", kind="provision")
+    assert ExtractiveGenerator().write("Client entertainment is fully deductible, yes?", [provision]).premise_rejected

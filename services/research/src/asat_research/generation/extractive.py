@@ -176,7 +176,7 @@ def _rejection(
     # A figure is compared only in the provisions ranked first (those that best answer the
     # question): further down, a figure of the same kind for a loosely shared concept is too easily
     # another rule's ("10% of her income" against a 20% gift test).
-    texts = [_claim(group).text if _leading(group) else "" for group in groups]
+    texts = [_claim(group).text if _leading(group) and _law(group) else "" for group in groups]
     figures = figure_conflicts(statements, texts)
     if figures:
         # every subsection giving the concept a figure, closest first ("$2 million or more" and
@@ -184,12 +184,18 @@ def _rejection(
         shown = list(dict.fromkeys(c.passage for c in figures))[:REJECTION_QUOTES]
         named = [c for c in figures if c.passage in shown]
         return shown, rejection_note(named), "figure"
-    rules = rule_conflicts(statements, [_lines(group) for group in groups])
+    rules = rule_conflicts(statements, [_lines(group) if _law(group) else "" for group in groups])
     if rules:
         first = rules[0]
         same = [c.passage for c in rules if c.statement == first.statement and c.kind == first.kind]
         return _distinct_sections(same, groups), rule_conflict_note(first), first.kind
     return None
+
+
+def _law(group: Sequence[NumberedSpan]) -> bool:
+    """A provision's text: a ruling is the Commissioner's view, not the law that can show a
+    premise wrong."""
+    return group[0].kind != "ruling"
 
 
 def _leading(group: Sequence[NumberedSpan]) -> bool:

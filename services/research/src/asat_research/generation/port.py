@@ -32,6 +32,7 @@ class NumberedSpan:
     # start to that span's end.
     through: str | None = None
     section_rank: int | None = None  # the place of the span's section among those offered (0 first)
+    kind: str | None = None  # "provision" or "ruling", where the pipeline knows it
 
 
 @dataclass(frozen=True)
