@@ -93,7 +93,12 @@ S109D = (
     "(c) Subdivision D does not prevent the private company from being taken to pay a dividend because of the "
     "loan at the end of the current year; and"
 )
-LAW = [S8_1, S26_5, S32_5, S38_2, S38_3, S115_10, S118_110, S65, S12_35, S109D]
+# ITAA 1997 s 302-60, C2015C00285
+S302_60 = (
+    "A *superannuation lump sum that you receive because of the death of a person of whom you are a *death "
+    "benefits dependant is not assessable income and is not *exempt income."
+)
+LAW = [S8_1, S26_5, S32_5, S38_2, S38_3, S115_10, S118_110, S65, S12_35, S109D, S302_60]
 
 
 def _statements(question: str) -> tuple[str, ...]:
@@ -151,6 +156,12 @@ FALSE = [
         "makes a loan",
     ),
     ("My client can deduct her speeding fines, right?", S26_5, "exclusion", "by way of penalty"),
+    (
+        "A superannuation lump sum a death benefits dependant receives is assessable income, isn't it?",
+        S302_60,
+        "exclusion",
+        "is not assessable income",
+    ),
 ]
 
 
@@ -181,6 +192,7 @@ NOT_DENIED = [
     "Employers only have to withhold from wages they pay to an individual as an employee, right?",
     "A loan repaid before the lodgment day can't be a deemed dividend, right?",
     "A loan from a private company is a deemed dividend in some cases, isn't it?",
+    "Salary and wages are assessable income, aren't they?",
 ]
 
 

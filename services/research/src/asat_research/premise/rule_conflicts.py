@@ -4,8 +4,8 @@ law (pure).
 Four readings, each a fixed rule with no fitted parameter (the contradiction model trained on the
 Interpretative Decisions reads at chance: ``docs/premises.md``):
 
-- **Exclusion.** A statement grants something the law can deny ("private expenses are
-  deductible", "hot takeaway chicken is GST-free", "an SMSF could lend money to a member's
+- **Exclusion.** A statement grants something the law can deny (deductible, GST-free, exempt,
+  assessable income, lent: "private expenses are deductible", "hot takeaway chicken is GST-free", "an SMSF could lend money to a member's
   relative") and a line of the law denies that very thing ("you cannot deduct ...", "is not
   GST-free ...", "must not: (a) lend money ...") for what the statement names. What it names is
   the statement's *core*: the subject before the verb (for a grant such as "deductible"), or the
@@ -102,6 +102,13 @@ PREDICATES: tuple[Predicate, ...] = (
         re.compile(r"\b(?:is|are|was|were|be)\s+(?:\w+\s+)?exempt\b|\btax[- ]free\b", re.I),
         re.compile(rf"\b{_NEG}{_GAP}exempt\b", re.I),
         re.compile(r"\b(?:is|are)\s+(?:\*)?exempt\b", re.I),
+        core_after=False,
+    ),
+    Predicate(
+        "assessable income",
+        re.compile(r"\b(?:is|are|was|were|be)\s+(?:\w+\s+)?\*?assessable\b", re.I),
+        re.compile(rf"\b{_NEG}{_GAP}assessable\b|\bnon-assessable\b", re.I),
+        re.compile(r"\b(?:is|are)\s+(?:included\s+in\s+)?(?:your\s+)?\*?assessable income\b", re.I),
         core_after=False,
     ),
     Predicate(
