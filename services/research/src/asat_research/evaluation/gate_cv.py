@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from asat_corpus.contracts.decisions import is_answered
 from asat_research.evaluation.metrics import Metrics, Tally, aggregate
 from asat_research.evaluation.scoring import Verdict
-from asat_research.gate import premise_ruled_out
 from asat_research.gold import Expect
 
 MAX_HALLUCINATION = 0.05
@@ -82,7 +81,9 @@ def replay(case: CaseEvidence, t: Thresholds) -> tuple[str, Verdict]:
     ):
         kind = "abstain_not_yet_enacted" if case.gap_kind == "not_yet_enacted" else "abstain_text_not_held"
         return kind, Verdict.MISSING
-    ruled_out = premise_ruled_out(case.premise_rule, case.premise_in_top_section)
+    # as gate.premise_ruled_out (evaluation replays the gate without importing it): a rule of the
+    # law denying the premise, or a figure contradicted in the section ranked first
+    ruled_out = case.premise_rule is not None and (case.premise_rule != "figure" or case.premise_in_top_section)
     if case.top_score is None or (case.top_score < t.min_score and not ruled_out):
         return "abstain_low_relevance", Verdict.MISSING
     return case.base_decision, case.verdict
