@@ -11,9 +11,10 @@ applies (the first is the decision):
    the text we lack, or may not exist yet.
    A provision the question names explicitly whose text for the year is not held (or that was
    not yet enacted) abstains the same way, whatever else scores well. A not-yet-enacted marker
-   does not block a premise shown wrong as in 3 (a law not yet made is not the year's law), nor
-   does a marker scored below the relevance floor; a relevant marker of text not held does (the
-   text we lack may say otherwise).
+   does not block a premise a fixed rule showed wrong with a verified quote (a figure or a rule
+   of the law, as in 3: a law not yet made is not the year's law), nor does a marker scored below
+   the relevance floor; a relevant marker of text not held does (the text we lack may say
+   otherwise).
 3. The reranker's best score reaches ``min_score`` on its own calibrated scale, unless a fixed
    rule of :mod:`asat_research.premise` read a verified quote as a rule of the law denying what
    the question asserts (an exclusion, who may have a benefit, a duty's condition, a deeming):

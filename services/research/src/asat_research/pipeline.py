@@ -31,7 +31,7 @@ from asat_audit.store import AuditStore, AuditWriteError
 from asat_corpus.chunking import chunk_id_of
 from asat_corpus.contracts.claims import Claim, Quote
 from asat_corpus.contracts.sources import SourceRef
-from asat_corpus.contracts.verification import MIN_QUOTE_CHARS, MIN_QUOTE_WORDS, ClaimVerdict, VerificationRequest
+from asat_corpus.contracts.verification import ClaimVerdict, VerificationRequest, too_short_to_quote
 from asat_corpus.income_year import income_year_end, income_year_start
 from asat_corpus.resolution import then_stood_caveat
 from asat_corpus.then_stood import texts_served
@@ -671,7 +671,7 @@ class ResearchPipeline:
                 starts: dict[str, int] = {}
                 for span in chunk.spans:
                     text = doc.text[span.start : span.end]
-                    if len(spans) > first and _too_short(text):
+                    if len(spans) > first and too_short_to_quote(text):
                         # Too short to be evidence alone ("(a) an individual; or", "(d) either:"):
                         # quoted with the span before it, as one stretch of the source.
                         joined = spans[-1]
@@ -806,6 +806,7 @@ class ResearchPipeline:
                     doc is not None
                     and run_end is not None
                     and run_end[0] == chunk_id
+                    and start >= run_end[1]
                     and not doc.text[run_end[1] : start].strip()
                 ):
                     # The next stretch of the same subsection: one quote, so a lead-in and its
@@ -893,11 +894,6 @@ class ResearchPipeline:
                 )
             )
         return tuple(items)
-
-
-def _too_short(text: str) -> bool:
-    """Shorter than the verifier accepts as a quote (``asat_corpus.contracts.verification``)."""
-    return len(" ".join(text.split())) < MIN_QUOTE_CHARS or len(text.split()) < MIN_QUOTE_WORDS
 
 
 def _span(item: ReadingItem) -> str:

@@ -224,3 +224,21 @@ def test_a_ruling_that_denies_the_premise_is_not_the_law_that_shows_it_wrong() -
     assert not generation.premise_rejected
     provision = replace(ruling, source_id="itaa1997:32-5@C1", kind="provision")
     assert ExtractiveGenerator().write("Client entertainment is fully deductible, yes?", [provision]).premise_rejected
+
+
+def test_a_rule_is_read_only_on_what_a_claim_would_quote() -> None:
+    lead = _span(1, "(1) You cannot deduct:", chunk="c")  # too short to quote: the claim leaves it out
+    paragraph = _span(2, "(a) a penalty imposed under an Australian law for an offence;", chunk="c")
+    generation = ExtractiveGenerator().write("Speeding fines are deductible, right?", [lead, paragraph])
+    assert not generation.premise_rejected
+
+
+def test_a_denial_another_offered_subsection_contradicts_is_not_selected_to_stand_alone() -> None:
+    denies = _span(
+        1, "(1) A supply is not GST-free under section 38-2 if it is a supply of food for consumption on the premises."
+    )
+    grants = _span(2, "A supply of food is GST-free under this Subdivision of the Act.")
+    selection = ExtractiveGenerator(max_subsections=1).select("Food is GST-free, right?", [denies, grants])
+    assert "S1" not in selection.keys
+    kept = [s for s in (denies, grants) if s.key in selection.keys]
+    assert not ExtractiveGenerator().write("Food is GST-free, right?", kept).premise_rejected

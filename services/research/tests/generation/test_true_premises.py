@@ -44,12 +44,11 @@ LAW: dict[str, tuple[str, ...]] = {
         "managed superannuation fund if and only if it satisfies the following conditions:",
         "(a) it has fewer than 5 members;",
     ),
-    # ITAA 1997 s 115-10, C2024C00046
+    # ITAA 1997 s 115-10, C2024C00046; a list item too short to quote alone comes joined to the
+    # span before it, as the pipeline offers it
     "115-10": (
-        "To be a *discount capital gain, the *capital gain must be made by:",
-        "(a) an individual; or",
-        "(b) a *complying superannuation entity; or",
-        "(c) a trust; or",
+        "To be a *discount capital gain, the *capital gain must be made by:\n(a) an individual; or",
+        "(b) a *complying superannuation entity; or\n(c) a trust; or",
         "(d) a *life insurance company in relation to a *discount capital gain from a *CGT event in respect of a "
         "*CGT asset that is a *complying superannuation asset.",
     ),

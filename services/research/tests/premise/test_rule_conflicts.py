@@ -234,3 +234,15 @@ def test_any_text_is_read_without_error_and_a_line_is_verbatim(statements: list[
     conflicts, agreements = rule_readings(statements, passages)
     for reading in (*conflicts, *agreements):
         assert reading.line in passages[reading.passage]
+
+
+def test_a_statement_that_gives_no_benefit_is_not_read_against_a_list_of_who_may_have_one() -> None:
+    taxed = _statements("A trust is taxed at the top marginal rate on a main residence, right?")
+    assert rule_conflict(taxed, [S118_110]) is None
+
+
+def test_a_negation_of_another_verb_is_not_a_denial() -> None:
+    line = "(2) This subsection does not reduce the deduction for a penalty imposed under an Australian law."
+    assert rule_conflict(_statements("Speeding fines are deductible, right?"), [line]) is None
+    plural = "(2) You cannot claim deductions for a penalty imposed under an Australian law."
+    assert rule_conflict(_statements("Speeding fines are deductible, right?"), [plural]) is not None

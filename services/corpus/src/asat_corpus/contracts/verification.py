@@ -14,9 +14,16 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from asat_corpus.contracts.claims import Claim
 from asat_corpus.contracts.sources import SourceRef
+from asat_corpus.normalise import normalise
 
 MIN_QUOTE_CHARS = 25
 MIN_QUOTE_WORDS = 4
+
+
+def too_short_to_quote(text: str) -> bool:
+    """Shorter, once normalised as the verifier normalises it, than a quote may be."""
+    normalised = normalise(text)
+    return len(normalised) < MIN_QUOTE_CHARS or len(normalised.split()) < MIN_QUOTE_WORDS
 
 
 class QuoteFailure(StrEnum):

@@ -27,7 +27,7 @@ import re
 from collections.abc import Sequence
 
 from asat_corpus.chunking import chunk_id_of
-from asat_corpus.contracts.verification import MIN_QUOTE_CHARS, MIN_QUOTE_WORDS
+from asat_corpus.contracts.verification import too_short_to_quote
 from asat_research.answer_types import AMOUNT, ASKS_AMOUNT, ASKS_WHEN, TIME
 from asat_research.generation.port import GeneratedClaim, Generation, NumberedSpan, Selection
 from asat_research.generation.quantities import quantities
@@ -50,12 +50,12 @@ NOTE = (
 MAX_SUBSECTIONS = 6
 SECTIONS_QUOTED = 3
 QUOTES_PER_CLAIM = 12  # the verifier takes at most 20 quotes a claim
-MIN_CHARS = MIN_QUOTE_CHARS  # the verifier refuses a shorter quote
-MIN_WORDS = MIN_QUOTE_WORDS
 REJECTION_QUOTES = 3  # subsections of different sections quoted to show a premise wrong
 FIGURE_SECTIONS = 4  # the sections ranked first, where a figure of the question is compared
 # A statement about the client's own case, not about the law ("my client qualifies", "she is fine").
-_CLIENTS_CASE = re.compile(r"^\s*(?:my|our|the|her|his|their)?\s*(?:client|clients|she|he|they|i|we)\b", re.IGNORECASE)
+_CLIENTS_CASE = re.compile(
+    r"^\s*(?:my|our|the|her|his|their)?\s*(?:client(?!'s)|clients(?!')|she|he|i|we)\b", re.IGNORECASE
+)
 ANSWER_TYPE_BONUS = 0.3
 # The reranker's score for the span's subsection (a probability for the domain ranker): the
 # subsection the ranker reads as answering the question is quoted first.
@@ -79,7 +79,7 @@ def _answer_type_bonus(question: str, statements: Sequence[str], text: str) -> f
 
 
 def _quotable(text: str) -> bool:
-    return len(text) >= MIN_CHARS and len(text.split()) >= MIN_WORDS
+    return not too_short_to_quote(text)
 
 
 class ExtractiveGenerator:
@@ -119,6 +119,7 @@ class ExtractiveGenerator:
                     chunks.append(_chunk(lead))
         # A subsection whose rule denies what the question asserts is quoted whatever its rank:
         # it is the answer to an asserting question.
+        vetoed: set[str] = set()
         if statements:
             groups = [group for group in _subsections(spans) if any(_quotable(span.text) for span in group)]
             rejected = _rejection(statements, groups)
@@ -126,10 +127,12 @@ class ExtractiveGenerator:
                 if _chunk(groups[passage][0]) not in chunks:
                     chunks.insert(0, _chunk(groups[passage][0]))
             del chunks[self.max_subsections :]
+            vetoed = _vetoed(statements, groups)
+            chunks = [c for c in chunks if c not in vetoed]
         for _, _, key in scored:
             if len(chunks) >= self.max_subsections:
                 break
-            if _chunk(by_key[key]) not in chunks:
+            if _chunk(by_key[key]) not in chunks and _chunk(by_key[key]) not in vetoed:
                 chunks.append(_chunk(by_key[key]))
         # Keep the offered (retrieval) order among the chosen spans.
         return Selection(tuple(s.key for s in spans if _chunk(s) in chunks), NAME, MODEL)
@@ -203,6 +206,15 @@ def _leading(group: Sequence[NumberedSpan]) -> bool:
     return rank is None or rank < FIGURE_SECTIONS
 
 
+def _vetoed(statements: Sequence[str], groups: Sequence[Sequence[NumberedSpan]]) -> set[str]:
+    """The subsections whose line denies a statement that another subsection offered grants: the
+    law read both ways shows nothing, so neither is quoted to ``write``, which sees only what is
+    selected and would read the denial alone."""
+    conflicts, agreements = rule_readings(statements, [_lines(group) if _law(group) else "" for group in groups])
+    agreed = {(a.statement, a.kind) for a in agreements}
+    return {_chunk(groups[c.passage][0]) for c in conflicts if (c.statement, c.kind) in agreed}
+
+
 def _distinct_sections(passages: Sequence[int], groups: Sequence[Sequence[NumberedSpan]]) -> list[int]:
     """The first subsection of each section among ``passages``, in order, at most ``REJECTION_QUOTES``."""
     chosen: list[int] = []
@@ -224,8 +236,9 @@ def rejection_note(conflicts: Sequence[FigureConflict]) -> str:
 
 
 def _lines(group: Sequence[NumberedSpan]) -> str:
-    """A subsection's spans one to a line, so a paragraph is read with the line leading into it."""
-    return "\n".join(span.text for span in group)
+    """The spans a claim of the subsection quotes (:func:`_claim`), one to a line, so a paragraph
+    is read with the line leading into it and a rule is read only on what would be quoted."""
+    return "\n".join(span.text for span in _quoted(group))
 
 
 def _agrees(statements: Sequence[str], groups: Sequence[Sequence[NumberedSpan]]) -> bool:
@@ -234,9 +247,10 @@ def _agrees(statements: Sequence[str], groups: Sequence[Sequence[NumberedSpan]])
     a kind of entity ("a company gets the CGT discount on shares held over 12 months") is agreed
     only by a list of who may have it naming that kind, never by a figure it also states. A
     statement about the client's own case ("my client qualifies") asserts nothing of the law."""
-    texts = [_claim(group).text for group in groups]
+    # read on what a rejection may read (provisions; figures in the sections ranked first)
+    texts = [_claim(group).text if _leading(group) and _law(group) else "" for group in groups]
     figures = {a.statement for a in figure_agreements(statements, texts)}
-    _, rules = rule_readings(statements, [_lines(group) for group in groups])
+    _, rules = rule_readings(statements, [_lines(group) if _law(group) else "" for group in groups])
     agreed = {(a.statement, a.kind) for a in rules}
     of_the_law = [s for s in statements if not _CLIENTS_CASE.match(s)]
     if not of_the_law:
@@ -266,9 +280,13 @@ def _subsections(spans: Sequence[NumberedSpan]) -> list[list[NumberedSpan]]:
     return groups
 
 
+def _quoted(group: Sequence[NumberedSpan]) -> list[NumberedSpan]:
+    return [span for span in group if _quotable(span.text)] or list(group)
+
+
 def _claim(group: Sequence[NumberedSpan]) -> GeneratedClaim:
     """One claim per subsection: its text is the spans quoted, in order, and it cites each; a span
     too short to be evidence on its own ("(d) either:", a heading) is left out, since the verifier
     refuses such a quote and with it the claim."""
-    quoted = [span for span in group if _quotable(span.text)] or list(group)
+    quoted = _quoted(group)
     return GeneratedClaim(text=" ".join(span.text for span in quoted), span_keys=tuple(span.key for span in quoted))

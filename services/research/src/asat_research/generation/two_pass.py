@@ -87,7 +87,8 @@ def _denying_rule(statements: Sequence[str], spans: Sequence[NumberedSpan]) -> t
     subsection offered denies an asserted statement (:func:`asat_research.premise.rule_conflicts.rule_conflict`)."""
     groups: dict[str, list[NumberedSpan]] = {}
     for span in spans:
-        groups.setdefault(chunk_id_of(span.span_id), []).append(span)
+        if span.kind != "ruling":  # a ruling is the Commissioner's view, not the law
+            groups.setdefault(chunk_id_of(span.span_id), []).append(span)
     subsections = list(groups.values())
     denied = rule_conflict(statements, ["\n".join(s.text for s in group) for group in subsections])
     if denied is None:

@@ -66,9 +66,11 @@ class Predicate:
 
 
 _NEG = r"(?:cannot|can\s?not|can't|not|no|never)"
-_GAP = r"(?:\W+[\w*]+){0,3}?\W+\*?"
+# Up to three words between a negation and what it denies, none a verb of its own ("does not
+# *reduce* the deduction" denies nothing).
+_GAP = r"(?:\W+(?!(?:reduce|exceed|include|limit|affect|apply|change|increase|alter|prevent)\w*\b)[\w*]+){0,3}?\W+\*?"
 
-_DEDUCTION_DENIED = re.compile(rf"\b{_NEG}{_GAP}(?:deduct|deductible|deduction|allowable deduction)\b", re.I)
+_DEDUCTION_DENIED = re.compile(rf"\b{_NEG}{_GAP}(?:deduct(?:ible|ions?|ed|ing)?|allowable deductions?)\b", re.I)
 _DEDUCTION_GRANTED = re.compile(
     r"\b(?:you|it|they|an? \w+)\s+(?:can|may)\s+deduct\b|\bis\s+(?:an?\s+)?(?:allowable\s+)?deduct", re.I
 )
@@ -358,7 +360,7 @@ def _eligibility(statements: Sequence[str], passages: Sequence[str]) -> tuple[li
     conflicts: list[RuleConflict] = []
     agreements: list[RuleAgreement] = []
     for statement in statements:
-        entity = _entity(statement)
+        entity = benefit_entity(statement)
         if entity is None or not _plain(statement):
             continue
         topic = frozenset(
