@@ -214,6 +214,15 @@ class ResearchOutcome(_Reply):
         description="Both periods, when the decision is period_conflict (and only then): the question's and "
         "the parameter's.",
     )
+    premise_rule: str | None = Field(
+        default=None,
+        description="When the premise was rejected: the fixed rule that read a verified quote as contradicting "
+        "it (figure, exclusion, eligibility, limitation or deeming); null otherwise, and for a model's rejection.",
+    )
+    premise_in_top_section: bool = Field(
+        default=False,
+        description="When the premise was rejected: whether a quote showing it is from the section ranked first.",
+    )
 
     @model_validator(mode="after")
     def _consistent(self) -> ResearchOutcome:
