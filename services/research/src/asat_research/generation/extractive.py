@@ -187,12 +187,17 @@ def _rejection(
         shown = list(dict.fromkeys(c.passage for c in figures))[:REJECTION_QUOTES]
         named = [c for c in figures if c.passage in shown]
         return shown, rejection_note(named), "figure"
-    rules = rule_conflicts(statements, [_lines(group) if _law(group) else "" for group in groups])
+    rules = rule_conflicts(statements, _law_lines(groups))
     if rules:
         first = rules[0]
         same = [c.passage for c in rules if c.statement == first.statement and c.kind == first.kind]
         return _distinct_sections(same, groups), rule_conflict_note(first), first.kind
     return None
+
+
+def _law_lines(groups: Sequence[Sequence[NumberedSpan]]) -> list[str]:
+    """Each subsection's lines (:func:`_lines`) where it is a provision's; a ruling's reads as empty."""
+    return [_lines(group) if _law(group) else "" for group in groups]
 
 
 def _law(group: Sequence[NumberedSpan]) -> bool:
@@ -210,7 +215,7 @@ def _vetoed(statements: Sequence[str], groups: Sequence[Sequence[NumberedSpan]])
     """The subsections whose line denies a statement that another subsection offered grants: the
     law read both ways shows nothing, so neither is quoted to ``write``, which sees only what is
     selected and would read the denial alone."""
-    conflicts, agreements = rule_readings(statements, [_lines(group) if _law(group) else "" for group in groups])
+    conflicts, agreements = rule_readings(statements, _law_lines(groups))
     agreed = {(a.statement, a.kind) for a in agreements}
     return {_chunk(groups[c.passage][0]) for c in conflicts if (c.statement, c.kind) in agreed}
 
@@ -250,7 +255,7 @@ def _agrees(statements: Sequence[str], groups: Sequence[Sequence[NumberedSpan]])
     # read on what a rejection may read (provisions; figures in the sections ranked first)
     texts = [_claim(group).text if _leading(group) and _law(group) else "" for group in groups]
     figures = {a.statement for a in figure_agreements(statements, texts)}
-    _, rules = rule_readings(statements, [_lines(group) if _law(group) else "" for group in groups])
+    _, rules = rule_readings(statements, _law_lines(groups))
     agreed = {(a.statement, a.kind) for a in rules}
     of_the_law = [s for s in statements if not _CLIENTS_CASE.match(s)]
     if not of_the_law:
