@@ -49,11 +49,13 @@ from asat_research.named_provisions import (
 )
 from asat_research.outcome_wire import shown_text
 from asat_research.parent_merge import ParentContext, merge_parents
+from asat_research.premise.assertion_queries import assertion_queries
 from asat_research.premise.detection import detect_premise
 from asat_research.refusal import named_unheld, refusal
 from asat_research.rerank import Reranker
 from asat_research.retrieval import Hit, RetrievalUnavailable, Retriever
 from asat_research.scope import out_of_scope
+from asat_research.spelled_out import spelled_out
 from asat_research.stage_timer import StageEvent as StageEvent
 from asat_research.stage_timer import StageTimer
 from asat_research.temporal import PeriodConflict, TemporalScope, period_conflict, resolve_income_year
@@ -417,8 +419,18 @@ class ResearchPipeline:
 
     def _retrieve(self, question: str, scope: TemporalScope) -> Retrieved:
         axis = "on_the_books" if scope.as_known_on is not None else "in_force"
+        limit = self.settings.retrieve_limit
         try:
-            result = self.ports.retriever.search(question, scope.income_year, self.settings.retrieve_limit, axis=axis)
+            result = self.ports.retriever.search(spelled_out(question), scope.income_year, limit, axis=axis)
+            # What the question asserts is looked for on its own too: the provision that shows a
+            # premise wrong is about the assertion, not the client's facts or the agent's proviso.
+            # Its hits not already found follow the question's own, in their order.
+            for query in assertion_queries(question):
+                more = self.ports.retriever.search(spelled_out(query), scope.income_year, limit, axis=axis)
+                if more.corpus_generation != result.corpus_generation:
+                    raise DependencyUnavailable("index", "the index changed between two searches of one question")
+                seen = {h.chunk_id for h in result.hits}
+                result = replace(result, hits=(*result.hits, *(h for h in more.hits if h.chunk_id not in seen)))
         except RetrievalUnavailable as exc:
             raise DependencyUnavailable("index", str(exc)) from exc
         if result.corpus_generation != self.ports.corpus.generation:

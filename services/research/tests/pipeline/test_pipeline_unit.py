@@ -252,3 +252,22 @@ def test_the_stream_of_a_refused_question_skips_the_stages_it_does_not_need() ->
     body = client.post("/v1/research", json={"question": PAYROLL}).json()
     assert body["decision"] == "abstain_out_of_scope" and body["answered"] is False
     assert f.retriever.calls == []
+
+
+def test_an_asserting_question_is_also_searched_for_what_it_asserts_and_abbreviations_are_spelled_out() -> None:
+    f = fakes()
+    question = (
+        "An SMSF can count aggregated turnover for the small business entity test as long as its members "
+        "are all in business, right?"
+    )
+    f.pipeline().answer(question, income_year=2015)
+    assert [q for q, _, _ in f.retriever.calls] == [
+        question.replace("SMSF", "SMSF (self managed superannuation fund)"),
+        "An SMSF (self managed superannuation fund) can count aggregated turnover for the small business entity test",
+    ]
+
+
+def test_a_plain_question_is_searched_once_as_asked() -> None:
+    f = fakes()
+    f.pipeline().answer(SBE_QUESTION, income_year=2015)
+    assert [q for q, _, _ in f.retriever.calls] == [SBE_QUESTION]

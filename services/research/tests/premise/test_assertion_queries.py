@@ -1,0 +1,75 @@
+"""The assertion of a question, as a search query of its own."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from asat_research.premise.assertion_queries import MAX_QUERIES, assertion_queries, main_clause
+
+
+@pytest.mark.parametrize(
+    ("statement", "clause"),
+    [
+        (
+            "Private expenses are deductible under the general deduction rule as long as they're paid during the year",
+            "Private expenses are deductible under the general deduction rule",
+        ),
+        (
+            "an SMSF could lend money to a member's relative as long as it charged market interest",
+            "an SMSF could lend money to a member's relative",
+        ),
+        ("The CGT discount applies once an asset's been held for 6 months", "The CGT discount applies"),
+        ("a trust can stream franked dividends, provided the deed allows it", "a trust can stream franked dividends"),
+        ("GST is 15%", "GST is 15%"),
+        ("if it is paid, it is deductible", "if it is paid, it is deductible"),  # nothing before the qualifier
+    ],
+)
+def test_main_clause_stops_before_the_first_qualifier(statement: str, clause: str) -> None:
+    assert main_clause(statement) == clause
+
+
+@pytest.mark.parametrize(
+    ("question", "queries"),
+    [
+        (
+            "Private expenses are deductible under the general deduction rule as long as they're paid during the year, aren't they?",
+            ("Private expenses are deductible under the general deduction rule",),
+        ),
+        (
+            "My client's company owns the house she lives in — the company can use the main residence exemption when it sells, correct?",
+            ("the company can use the main residence exemption",),
+        ),
+        (
+            "A company gets the 50% CGT discount on shares it has held for over 12 months, right?",
+            (),  # the question less its tag: no search of its own
+        ),
+    ],
+)
+def test_a_question_that_asserts_is_searched_for_its_assertion(question: str, queries: tuple[str, ...]) -> None:
+    assert assertion_queries(question) == queries
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What is the small business entity turnover threshold for 2025-26?",
+        "Can my client deduct the cost of a home office if she works from home two days a week?",
+        "How is the CGT discount worked out for a trust?",
+    ],
+)
+def test_a_plain_question_has_no_assertion_query(question: str) -> None:
+    assert assertion_queries(question) == ()
+
+
+def test_the_clients_facts_are_no_query() -> None:
+    question = "Since my client's turnover was under $10 million in 2019-20 because of the pandemic, is she a small business entity?"
+    assert all(not q.casefold().startswith("my client") for q in assertion_queries(question))
+
+
+@given(st.text(max_size=200))
+def test_queries_are_few_and_drawn_from_the_question(question: str) -> None:
+    queries = assertion_queries(question)
+    assert len(queries) <= MAX_QUERIES
+    assert all(q in question for q in queries)
