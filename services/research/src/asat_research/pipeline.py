@@ -51,6 +51,7 @@ from asat_research.outcome_wire import shown_text
 from asat_research.parent_merge import ParentContext, merge_parents
 from asat_research.premise.assertion_queries import assertion_queries
 from asat_research.premise.detection import detect_premise
+from asat_research.premise.stated_figures import states_a_figure_of_the_law
 from asat_research.refusal import named_unheld, refusal
 from asat_research.rerank import Reranker
 from asat_research.retrieval import Hit, RetrievalUnavailable, Retriever
@@ -93,6 +94,9 @@ class PipelineSettings:
     # match best (the extractive generator still quotes at most six subsections).
     premise_parents: int = 16
     chunks_per_parent: int = 4
+    # A question that states a figure of the law is offered the section ranked first whole (up to
+    # this many chunks): the subsection giving the law's figure may not be among its best four.
+    first_section_chunks: int = 12
     today: Callable[[], date] = date.today
     # The model calls of a question end this many seconds after it arrived (ASAT_RESEARCH_DEADLINE_S).
     deadline_s: float = DEFAULT_DEADLINE_S
@@ -466,7 +470,7 @@ class ResearchPipeline:
     def _generate(
         self, question: str, ranked: Ranked, deadline: Deadline, cancelled: threading.Event | None
     ) -> Generated:
-        shown = self._show(ranked.parents)
+        shown = self._show(ranked.parents, whole_first=states_a_figure_of_the_law(question))
         generator = self.ports.generator
         try:
             with bounded_by(deadline, cancelled):
@@ -661,7 +665,11 @@ class ResearchPipeline:
             ranking = replace(ranking, gap_score=gap_scores[best], gap_description=description, gap_kind=kind)
         return ranking
 
-    def _show(self, parents: Sequence[ParentContext]) -> _Shown:
+    def _show(self, parents: Sequence[ParentContext], whole_first: bool = False) -> _Shown:
+        """The spans offered: each section's first ``chunks_per_parent`` chunks; with
+        ``whole_first`` (a question that states a figure of the law), every chunk of the section
+        ranked first, up to ``first_section_chunks``: the subsection that gives the law's figure
+        for the concept is the answer to such a question wherever it stands in the section."""
         spans: list[NumberedSpan] = []
         corpus = self.ports.corpus
         for rank, parent in enumerate(parents):
@@ -676,7 +684,10 @@ class ResearchPipeline:
             # Each section offers the same number of whole chunks (subsections): its best scoring
             # chunk, its lead subsection (the rule), then the other scoring chunks, so one long
             # section cannot crowd the others out and nothing quoted is cut off mid-list.
-            for chunk in chunks[: self.settings.chunks_per_parent]:
+            offered = (
+                self.settings.first_section_chunks if whole_first and rank == 0 else self.settings.chunks_per_parent
+            )
+            for chunk in chunks[:offered]:
                 where = "".join(chunk.label_path[:1])
                 label = f"{doc.title}{where} [{_interval(doc.valid_from, doc.valid_to)}]"
                 first = len(spans)

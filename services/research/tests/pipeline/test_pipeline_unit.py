@@ -4,6 +4,8 @@ its stage events say."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -11,10 +13,12 @@ from fastapi.testclient import TestClient
 
 from asat_audit.record import AuditEntry, AuditRecord
 from asat_audit.store import AuditWriteError
+from asat_corpus.chunking import chunk_id_of
 from asat_research.api import create_app
 from asat_research.gate import Decision
-from asat_research.generation.port import GenerationError, NumberedSpan, Selection
-from asat_research.pipeline import NOT_ASKED, DependencyUnavailable, ResearchOutcome
+from asat_research.generation.extractive import ExtractiveGenerator
+from asat_research.generation.port import Generation, GenerationError, NumberedSpan, Selection
+from asat_research.pipeline import NOT_ASKED, DependencyUnavailable, ResearchOutcome, ResearchPipeline
 from asat_research.scope import out_of_scope
 
 from .fakes import BALANCING_2015, SBE_2015, SBE_2026, Fakes, fakes
@@ -271,3 +275,39 @@ def test_a_plain_question_is_searched_once_as_asked() -> None:
     f = fakes()
     f.pipeline().answer(SBE_QUESTION, income_year=2015)
     assert [q for q, _, _ in f.retriever.calls] == [SBE_QUESTION]
+
+
+class _Offered:
+    """The extractive generator, keeping the spans each pass was offered."""
+
+    def __init__(self) -> None:
+        self.inner = ExtractiveGenerator()
+        self.name = self.inner.name
+        self.offered: list[NumberedSpan] = []
+
+    def select(self, question: str, spans: Sequence[NumberedSpan]) -> Selection:
+        self.offered = list(spans)
+        return self.inner.select(question, spans)
+
+    def write(self, question: str, spans: Sequence[NumberedSpan]) -> Generation:
+        return self.inner.write(question, spans)
+
+
+def _offered_chunks(question: str) -> set[str]:
+    f = fakes()
+    generator = _Offered()
+    base = f.pipeline(generator=generator)
+    # one chunk a section, so that a section read whole shows more than that
+    ResearchPipeline(base.ports, replace(base.settings, chunks_per_parent=1)).answer(question, income_year=2015)
+    return {chunk_id_of(s.span_id) for s in generator.offered if s.section_rank == 0}
+
+
+def test_a_question_stating_a_figure_of_the_law_is_offered_the_first_section_whole() -> None:
+    plain = _offered_chunks("What aggregated turnover made a business a small business entity?")
+    stating = _offered_chunks("The small business entity turnover threshold was $10 million in 2014-15, right?")
+    assert len(plain) == 1
+    assert len(stating) == 2 and plain < stating  # both subsections of s 328-110 (2015)
+
+
+def test_a_question_whose_only_figure_is_the_clients_reads_the_first_section_as_usual() -> None:
+    assert len(_offered_chunks("My client with $6 million turnover is a small business entity, right?")) == 1

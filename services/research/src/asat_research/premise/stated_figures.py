@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from asat_research.premise.detection import detect_premise
 from asat_research.premise.figure_concepts import FigureInContext, figures_in_context
 
 _CLAUSE_START = re.compile(
@@ -45,3 +46,11 @@ def of_the_client(statement: str, figure: FigureInContext) -> bool:
 def stated_figures(statement: str) -> tuple[FigureInContext, ...]:
     """The figures ``statement`` states of the law, with their concept words, in order."""
     return tuple(f for f in figures_in_context(statement) if not of_the_client(statement, f))
+
+
+def states_a_figure_of_the_law(question: str) -> bool:
+    """Whether ``question`` asserts something of the law with a figure in it ("the offset cuts out
+    once the spouse earns $13,800, correct?"); a plain question, or one whose only figures are
+    the client's, states none."""
+    premise = detect_premise(question)
+    return premise is not None and any(stated_figures(s) for s in premise.statements)
