@@ -16,6 +16,7 @@ from asat_research.spelled_out import spelled_out
         ),
         ("Can smsfs borrow?", "Can smsfs (self managed superannuation funds) borrow?"),
         ("Is my client an SBE this year?", "Is my client an SBE (small business entity) this year?"),
+        ("Do SBEs get it?", "Do SBEs (small business entities) get it?"),
         ("Who must quote a TFN?", "Who must quote a TFN (tax file number)?"),
     ],
 )

@@ -94,8 +94,9 @@ class PipelineSettings:
     # match best (the extractive generator still quotes at most six subsections).
     premise_parents: int = 16
     chunks_per_parent: int = 4
-    # A question that states a figure of the law is offered the section ranked first whole (up to
-    # this many chunks): the subsection giving the law's figure may not be among its best four.
+    # A question that states a figure of the law is offered up to this many chunks of the first
+    # section (of those merged for it): the subsection giving the law's figure may not be among
+    # its best four.
     first_section_chunks: int = 12
     today: Callable[[], date] = date.today
     # The model calls of a question end this many seconds after it arrived (ASAT_RESEARCH_DEADLINE_S).
@@ -432,7 +433,11 @@ class ResearchPipeline:
             for query in assertion_queries(question):
                 more = self.ports.retriever.search(spelled_out(query), scope.income_year, limit, axis=axis)
                 if more.corpus_generation != result.corpus_generation:
-                    raise DependencyUnavailable("index", "the index changed between two searches of one question")
+                    raise DependencyUnavailable(
+                        "index",
+                        "the index changed between two searches of one question (a rebuild finished meanwhile): "
+                        "ask again",
+                    )
                 seen = {h.chunk_id for h in result.hits}
                 result = replace(result, hits=(*result.hits, *(h for h in more.hits if h.chunk_id not in seen)))
         except RetrievalUnavailable as exc:
@@ -470,7 +475,7 @@ class ResearchPipeline:
     def _generate(
         self, question: str, ranked: Ranked, deadline: Deadline, cancelled: threading.Event | None
     ) -> Generated:
-        shown = self._show(ranked.parents, whole_first=states_a_figure_of_the_law(question))
+        shown = self._show(ranked.parents, widen_first=states_a_figure_of_the_law(question))
         generator = self.ports.generator
         try:
             with bounded_by(deadline, cancelled):
@@ -665,11 +670,12 @@ class ResearchPipeline:
             ranking = replace(ranking, gap_score=gap_scores[best], gap_description=description, gap_kind=kind)
         return ranking
 
-    def _show(self, parents: Sequence[ParentContext], whole_first: bool = False) -> _Shown:
-        """The spans offered: each section's first ``chunks_per_parent`` chunks; with
-        ``whole_first`` (a question that states a figure of the law), every chunk of the section
-        ranked first, up to ``first_section_chunks``: the subsection that gives the law's figure
-        for the concept is the answer to such a question wherever it stands in the section."""
+    def _show(self, parents: Sequence[ParentContext], widen_first: bool = False) -> _Shown:
+        """The spans offered: each section's first ``chunks_per_parent`` chunks (of those merged
+        for it: the chunks that scored, its lead and their neighbours); with ``widen_first`` (a
+        question that states a figure of the law), up to ``first_section_chunks`` of them for the
+        first section offered: the subsection giving the law's figure for the concept answers such
+        a question wherever it stands in the section."""
         spans: list[NumberedSpan] = []
         corpus = self.ports.corpus
         for rank, parent in enumerate(parents):
@@ -684,9 +690,9 @@ class ResearchPipeline:
             # Each section offers the same number of whole chunks (subsections): its best scoring
             # chunk, its lead subsection (the rule), then the other scoring chunks, so one long
             # section cannot crowd the others out and nothing quoted is cut off mid-list.
-            offered = (
-                self.settings.first_section_chunks if whole_first and rank == 0 else self.settings.chunks_per_parent
-            )
+            offered = self.settings.chunks_per_parent
+            if widen_first and rank == 0:
+                offered = max(offered, self.settings.first_section_chunks)
             for chunk in chunks[:offered]:
                 where = "".join(chunk.label_path[:1])
                 label = f"{doc.title}{where} [{_interval(doc.valid_from, doc.valid_to)}]"

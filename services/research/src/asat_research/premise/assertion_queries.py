@@ -6,13 +6,14 @@ under the general deduction rule as long as they're paid during the year, aren't
 deducting private expenses under s 8-1, and "as long as they're paid during the year" pulls the
 search towards timing rules. :func:`assertion_queries` gives, for a question that asserts
 something of the law, each asserted statement's main clause (cut before a qualifier such as "as
-long as", "if", "provided", "when", "once", "unless", "because"), so retrieval can look for it
+long as", "if", "provided that", "when", "once", "unless", "because"; not "provided", "since" or
+"where", as often a verb or a preposition as a proviso), so retrieval can look for it
 apart from the rest of the question. A statement about the client's own case ("my client with $6
 million turnover qualifies", "My client's company owns the house") is no query: the law it
 asserts nothing of is not to be found there. A main clause of fewer than ``MIN_WORDS`` words, or
-one that leaves out fewer than ``MIN_LEFT_OUT`` of the question's content words (the question
-with its tag taken off: "A company gets the 50% CGT discount ..., right?"), adds nothing but a
-second, near-identical list of hits.
+one that leaves out fewer than ``MIN_LEFT_OUT`` of the question's content words (a tag's words
+count among them: "A company gets the 50% CGT discount ..., right?" less its tag is no query),
+adds nothing but a second, near-identical list of hits.
 """
 
 from __future__ import annotations
@@ -32,8 +33,8 @@ CLIENT_FACTS = re.compile(
 """A statement of the client's facts ("my client's company owns the house"), not of the law."""
 
 _QUALIFIER = re.compile(
-    r"[,;]?\s+\b(?:as\s+long\s+as|so\s+long\s+as|provided(?:\s+that)?|if|only\s+if|unless|when|whenever|once|"
-    r"because|since|where|while|even\s+(?:if|though))\b",
+    r"[,;]?\s+\b(?:as\s+long\s+as|so\s+long\s+as|provided\s+that|if|only\s+if|unless|when|whenever|once|"
+    r"because|while|even\s+(?:if|though))\b",
     re.IGNORECASE,
 )
 
