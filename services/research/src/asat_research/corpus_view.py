@@ -20,6 +20,7 @@ from asat_corpus.provision import ProvisionTimeline, ProvisionVersion
 from asat_corpus.ruling import Ruling
 from asat_corpus.then_stood import ThenStood, stretches_of, then_stood_stretches
 from asat_corpus.vector_config import VectorConfig
+from asat_research.basic_rules import BasicRules
 
 
 @dataclass(frozen=True)
@@ -85,6 +86,10 @@ class CorpusView:
                 continue
             self._chunks[item.chunk.id] = item.chunk
             self._children.setdefault(item.chunk.source_id, []).append(item.chunk)
+        # Each Subdivision's basic rule, for a question that asserts something of a regime.
+        self.basic_rules = BasicRules(
+            t for (act, _), t in corpus.timelines.items() if scope.acts is None or act in scope.acts
+        )
         self._numbered: dict[str, list[ProvisionTimeline]] = {}
         self._stretches: dict[tuple[str, str], tuple[ThenStood, ...]] = {}
         for (act, number), timeline in corpus.timelines.items():

@@ -36,6 +36,7 @@ from asat_corpus.income_year import income_year_end, income_year_start
 from asat_corpus.resolution import then_stood_caveat
 from asat_corpus.then_stood import texts_served
 from asat_corpus.validity import in_force_on
+from asat_research.basic_rules import Section
 from asat_research.corpus_view import CorpusView, SourceDoc, provision_label
 from asat_research.deadline import DEFAULT_DEADLINE_S, Deadline
 from asat_research.gate import GateConfig, GateEvidence, GateResult, VersionSpread, decide
@@ -65,6 +66,8 @@ from asat_research.verifier_client import VerifierClient, VerifierUnavailable
 UNOFFERED = "unoffered:"
 # The model an audit row names for a question refused at resolve: no generator was asked.
 NOT_ASKED = "none (refused before retrieval)"
+BASIC_RULE_HITS = 10  # the first hits whose Subdivisions' basic rules an asserting question is searched for
+MAX_BASIC_RULES = 2
 NO_ANSWER = "none (no answer before the deadline)"
 # Index points that say what is NOT held for the year: the text in force is not held (a gap),
 # or the provision was not yet enacted. They are evidence for the gate, never quoted.
@@ -194,6 +197,10 @@ class _Shown:
     spans: list[NumberedSpan]
     by_key: dict[str, NumberedSpan]
     parents: list[ParentContext]
+
+
+def _of(hit: Hit, act: str, number: str) -> bool:
+    return hit.payload.get("act") == act and hit.payload.get("provision") == number
 
 
 def _servable_on(payload: dict[str, Any], day: date) -> bool:
@@ -440,6 +447,20 @@ class ResearchPipeline:
                     )
                 seen = {h.chunk_id for h in result.hits}
                 result = replace(result, hits=(*result.hits, *(h for h in more.hits if h.chunk_id not in seen)))
+            # ... and against the basic rule of each Subdivision its first hits are in: a statement
+            # about a regime is answered by its basic rule, which the exceptions it matched modify.
+            for section in self._basic_rules(question, result.hits, scope.income_year):
+                query = f"{section.act} s {section.number} {section.heading}"
+                more = self.ports.retriever.search(query, scope.income_year, limit, axis=axis)
+                if more.corpus_generation != result.corpus_generation:
+                    raise DependencyUnavailable(
+                        "index",
+                        "the index changed between two searches of one question (a rebuild finished meanwhile): "
+                        "ask again",
+                    )
+                seen = {h.chunk_id for h in result.hits}
+                found = (h for h in more.hits if _of(h, section.act, section.number) and h.chunk_id not in seen)
+                result = replace(result, hits=(*result.hits, *found))
         except RetrievalUnavailable as exc:
             raise DependencyUnavailable("index", str(exc)) from exc
         if result.corpus_generation != self.ports.corpus.generation:
@@ -461,6 +482,23 @@ class ResearchPipeline:
             elif self.ports.corpus.chunk(hit.chunk_id) is not None:
                 content.append(hit)
         return Retrieved(tuple(content), tuple(gaps), result.hits)
+
+    def _basic_rules(self, question: str, hits: Sequence[Hit], income_year: int) -> list[Section]:
+        """For a question that asserts something, the basic rules (:mod:`asat_research.basic_rules`)
+        of the Subdivisions of its first ``BASIC_RULE_HITS`` provision hits that no hit is of, at
+        most ``MAX_BASIC_RULES``; none for a plain question."""
+        if detect_premise(question) is None:
+            return []
+        found = {(h.payload.get("act"), h.payload.get("provision")) for h in hits}
+        rules: list[Section] = []
+        for hit in hits[:BASIC_RULE_HITS]:
+            act, number = hit.payload.get("act"), hit.payload.get("provision")
+            if hit.payload.get("kind") != "provision" or not isinstance(act, str) or not isinstance(number, str):
+                continue
+            rule = self.ports.corpus.basic_rules.basic_rule(act, number, income_year)
+            if rule is not None and (rule.act, rule.number) not in found and rule not in rules:
+                rules.append(rule)
+        return rules[:MAX_BASIC_RULES]
 
     def _rerank(self, question: str, retrieved: Retrieved) -> Ranked:
         ranking = self._rank(question, retrieved)

@@ -5,7 +5,7 @@ its stage events say."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pytest
@@ -14,14 +14,17 @@ from fastapi.testclient import TestClient
 from asat_audit.record import AuditEntry, AuditRecord
 from asat_audit.store import AuditWriteError
 from asat_corpus.chunking import chunk_id_of
+from asat_corpus.provision import ProvisionTimeline
 from asat_research.api import create_app
+from asat_research.basic_rules import BasicRules
 from asat_research.gate import Decision
 from asat_research.generation.extractive import ExtractiveGenerator
 from asat_research.generation.port import Generation, GenerationError, NumberedSpan, Selection
 from asat_research.pipeline import NOT_ASKED, DependencyUnavailable, ResearchOutcome, ResearchPipeline
+from asat_research.retrieval import IndexReport, SearchResult
 from asat_research.scope import out_of_scope
 
-from .fakes import BALANCING_2015, SBE_2015, SBE_2026, Fakes, fakes
+from .fakes import BALANCING, BALANCING_2015, SBE, SBE_2015, SBE_2026, CountingRetriever, Fakes, fakes
 
 PAYROLL = "Is payroll tax payable in NSW on wages of $1.5 million?"
 SBE_QUESTION = "What aggregated turnover made a business a small business entity?"
@@ -311,3 +314,54 @@ def test_a_question_stating_a_figure_of_the_law_is_offered_the_first_section_who
 
 def test_a_question_whose_only_figure_is_the_clients_reads_the_first_section_as_usual() -> None:
     assert len(_offered_chunks("My client with $6 million turnover is a small business entity, right?")) == 1
+
+
+@dataclass
+class _Hiding:
+    """The fake index, hiding one section's hits from every search that does not name it."""
+
+    inner: CountingRetriever
+    hidden: str
+
+    def search(
+        self, query: str, income_year: int, limit: int, acts: tuple[str, ...] | None = None, axis: str = "in_force"
+    ) -> SearchResult:
+        result = self.inner.search(query, income_year, limit, acts, axis)
+        if self.hidden in query:
+            return result
+        return replace(result, hits=tuple(h for h in result.hits if h.payload.get("provision") != self.hidden))
+
+    def index_generation(self) -> str:
+        return self.inner.index_generation()
+
+    def index_report(self) -> IndexReport:
+        return self.inner.index_report()
+
+
+def _in_subdivision(timeline: ProvisionTimeline) -> ProvisionTimeline:
+    subdivision = ("Chapter 3", "Division 328", "Subdivision 328-C—What is a small business entity")
+    return replace(timeline, versions=tuple(replace(v, hierarchy=subdivision) for v in timeline.versions))
+
+
+def _ranked_with_basic_rules(question: str, monkeypatch: pytest.MonkeyPatch) -> tuple[list[str], list[str]]:
+    f = fakes()
+    monkeypatch.setattr(f.view, "basic_rules", BasicRules([_in_subdivision(SBE), _in_subdivision(BALANCING)]))
+    hiding = _Hiding(f.retriever, "328-110")
+    ranking = f.pipeline(retriever=hiding).rank(question, income_year=2015)
+    return [q for q, _, _ in f.retriever.calls], [str(p.payload.get("provision")) for p in ranking.parents]
+
+
+def test_an_asserting_question_is_also_searched_for_the_basic_rule_of_its_hits_subdivision(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    queries, ranked = _ranked_with_basic_rules(
+        "A business's aggregated turnover is worked out without its affiliates, isn't it?", monkeypatch
+    )
+    assert queries[-1] == "itaa1997 s 328-110 What is a small business entity"
+    assert "328-110" in ranked  # found only by that search
+
+
+def test_a_plain_question_is_not_searched_for_basic_rules(monkeypatch: pytest.MonkeyPatch) -> None:
+    queries, ranked = _ranked_with_basic_rules("How is a business's aggregated turnover worked out?", monkeypatch)
+    assert queries == ["How is a business's aggregated turnover worked out?"]
+    assert "328-110" not in ranked

@@ -88,3 +88,11 @@ def test_a_figure_shares_its_concept_with_the_same_words_whatever_its_value(conc
     (a,) = figures_in_context(f"the {concept} is ${value:,}")
     (b,) = figures_in_context(f"the {concept} is ${value + 1:,}")
     assert shared_concept(a, b) is not None
+
+
+def test_a_holding_period_is_a_duration_never_a_percentage() -> None:
+    (stated,) = figures_in_context("A company gets the 50% CGT discount on shares it has held for over 12 months")[:1]
+    (law,) = figures_in_context("(ii) a *widely held company or a *100% subsidiary of a widely held company; and")
+    assert "holding period" not in law.words and shared_concept(stated, law) is None
+    months = figures_in_context("the asset was held for at least 12 months")[0]
+    assert "holding period" in months.words

@@ -14,7 +14,10 @@ compared with a turnover figure. A figure's **concept words** are the content wo
   (``year``, ``section``, ``amount``, ``income year``) are not concept words;
 - a word of the curated :data:`CONCEPTS` vocabulary stands for its concept (``earns`` for
   ``income``, ``held`` and ``acquired`` for ``holding period``);
-- a member count is always about ``members`` and an age about ``age``.
+- a member count is always about ``members`` and an age about ``age``; a concept measured only
+  in some kinds of figure (:data:`CONCEPT_KINDS`: a holding period in months, days, weeks or a
+  date) is not a concept of a figure of another kind ("a *100% subsidiary of a widely held
+  company" is no holding period).
 
 Each figure also carries its :class:`Bound`, read from the words just before it ("fewer than 5
 members", "up to 4 members"), so whole counts bounded in different words can be compared.
@@ -83,6 +86,12 @@ CONCEPTS: Mapping[str, str] = {
     "interest": "interest",
 }
 """Words (stemmed) that name what a figure is for, and the concept each stands for."""
+
+CONCEPT_KINDS: Mapping[str, frozenset[str]] = {
+    "holding period": frozenset({"months", "days", "weeks", "date"}),
+}
+"""Concepts measured only in some kinds of figure: a percentage or a sum of money is never a
+holding period ("a *100% subsidiary of a widely held company")."""
 
 _OTHER_WORDS = """than least fewer greater before after once until since still now already always exactly around
     up right correct true yes cent percent dollar million thousand billion month day week year time
@@ -181,6 +190,7 @@ def figures_in_context(text: str) -> tuple[FigureInContext, ...]:
         words = set(before) | set(after) | _lead_in_words(text, left, quantity.start)
         if quantity.kind in _KIND_CONCEPT:
             words.add(_KIND_CONCEPT[quantity.kind])
+        words = {w for w in words if quantity.kind in CONCEPT_KINDS.get(w, (quantity.kind,))}
         line_left, line_right = _range(_LINE_END, text, quantity.start, quantity.end)
         line = text[line_left:line_right].strip()
         bound = _bound(text[left : quantity.start])
