@@ -91,3 +91,13 @@ def test_error_classes_count_each_kind_of_mistake() -> None:
         "answered a must-abstain case": 1,
         "wrong section": 1,
     }
+
+
+def test_thresholds_the_cases_cannot_tell_apart_are_chosen_for_abstaining() -> None:
+    cases = [
+        _case("A1", Expect.ANSWER, Verdict.ACCURATE, 0.9),
+        _case("A2", Expect.ANSWER, Verdict.ACCURATE, 0.8),
+        _case("B1", Expect.ABSTAIN, Verdict.HALLUCINATED, 0.3),
+    ]
+    # every floor in (0.3, 0.8] gives the same verdicts: the highest of them is chosen
+    assert choose(cases).min_score == 0.8

@@ -7,7 +7,9 @@ decided can be replayed from the case's scores. Folds keep a temporal pair (``PI
 to the fold: the metrics reported are the out-of-fold ones. The choice follows the product's
 floors: among thresholds whose hallucination rate is at most ``MAX_HALLUCINATION`` and whose
 correct-abstention rate is at least ``MIN_CORRECT_ABSTENTION`` on the training folds, the one
-answering the most cases accurately (fewer hallucinations, then a lower floor, breaking ties);
+answering the most cases accurately (fewer hallucinations, then the stricter thresholds, a higher
+floor and then a higher marker margin, breaking ties: of thresholds the training folds cannot tell
+apart, the one that abstains more on a case they did not hold);
 where none reaches the floors, the one with the fewest hallucinations. The thresholds the service ships are
 chosen on the whole suite the same way.
 """
@@ -127,9 +129,10 @@ def candidates(cases: Sequence[CaseEvidence]) -> list[Thresholds]:
 
 
 def choose(cases: Sequence[CaseEvidence], grid: Sequence[Thresholds] | None = None) -> Thresholds:
-    """The thresholds with the best objective on ``cases``; ties go to the lower floor and margin."""
+    """The thresholds with the best objective on ``cases``; ties go to the higher floor, then the
+    higher marker margin: what ``cases`` cannot tell apart is decided for abstaining."""
     options = list(grid if grid is not None else candidates(cases))
-    best = max(options, key=lambda t: (objective(cases, t), -t.min_score, -t.gap_margin))
+    best = max(options, key=lambda t: (objective(cases, t), t.min_score, t.gap_margin))
     return best
 
 
