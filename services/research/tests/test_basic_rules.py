@@ -90,6 +90,13 @@ def test_sections_are_ordered_by_number_not_by_text(numbers: list[str], ordered:
         ("Map of this Subdivision", False),
         ("Guide to Division 293", False),
         ("What the following provisions are about", False),
+        ("Object of this Subdivision", False),
+        ("Objects of Division", False),
+        ("Overview", False),
+        ("Diagram giving overview of this Subdivision", False),
+        ("Interpretation", False),
+        ("Definitions", False),
+        ("Application of this Subdivision to certain other assets", True),
         ("Basic case", True),
         ("Who can make a discount capital gain?", True),
     ],
@@ -105,3 +112,39 @@ def test_a_later_version_in_the_year_gives_the_heading() -> None:
         [replace(first, versions=(first.versions[0], renamed)), _timeline("118-145", "Absences", MAIN_RESIDENCE)]
     )
     assert rules.basic_rule("itaa1997", "118-145", 2026) == Section("itaa1997", "118-110", "Basic case—main residence")
+
+
+def test_a_subdivision_letter_repeated_in_another_division_is_another_subdivision() -> None:
+    loans = (
+        "Part III",
+        "Division 7A—Distributions to entities connected with a private company",
+        "Subdivision B—Payments",
+    )
+    other = ("Part III", "Division 1AB—Bodies ceasing to be STBs", "Subdivision B—Payments")
+    rules = BasicRules(
+        [
+            _timeline("24AW", "Body ceasing to be an STB", other),
+            _timeline("109C", "Payments treated as dividends", loans),
+            _timeline("109E", "Payments treated as dividends in later years", loans),
+        ]
+    )
+    assert rules.basic_rule("itaa1997", "109E", 2024) == Section("itaa1997", "109C", "Payments treated as dividends")
+
+
+def test_a_section_is_in_the_subdivision_it_was_in_that_year() -> None:
+    early = _timeline("84-5", "Offshore supplies", ("Chapter 4", "Division 84"), start=date(2015, 7, 1))
+    later = replace(
+        early.versions[0],
+        id="itaa1997:84-5@C1",
+        hierarchy=("Chapter 4", "Division 84", "Subdivision 84-A—Offshore supplies"),
+        valid_from=date(2020, 7, 1),
+        income_years=income_years_overlapping(date(2020, 7, 1), None, 2026),
+    )
+    first = replace(
+        early.versions[0],
+        valid_to=date(2020, 7, 1),
+        income_years=income_years_overlapping(date(2015, 7, 1), date(2020, 7, 1), 2026),
+    )
+    rules = BasicRules([replace(early, versions=(first, later))])
+    assert rules.basic_rule("itaa1997", "84-5", 2018) is None
+    assert rules.basic_rule("itaa1997", "84-5", 2024) == Section("itaa1997", "84-5", "Offshore supplies")

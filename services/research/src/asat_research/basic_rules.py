@@ -19,8 +19,21 @@ from dataclasses import dataclass
 from asat_corpus.provision import ProvisionTimeline
 from asat_research.relevance.division_summaries import GUIDE_HEADINGS, unit_of
 
-NOT_A_RULE = (*GUIDE_HEADINGS, "map of", "what the following", "application of this")
-"""Headings (cased down, by their start) of guide material, which states no rule."""
+NOT_A_RULE = (
+    *GUIDE_HEADINGS,
+    "map of",
+    "what the following",
+    "object",
+    "main object",
+    "the object",
+    "overview",
+    "diagram",
+    "interpretation",
+    "definition",
+)
+"""Headings (cased down, by their start) of guide material and definitions, which state no rule:
+"Object of this Subdivision", "Overview", "Diagram giving an overview ...", "Interpretation",
+"Definitions"."""
 
 _PART = re.compile(r"(\d+)([A-Za-z]*)")
 
@@ -46,21 +59,25 @@ class Section:
     heading: str  # the heading of its latest version in the year
 
 
+Unit = tuple[str, str | None, str]  # (act, Division, Subdivision): "Subdivision B" recurs across Divisions
+
+
 class BasicRules:
-    """For each Act and income year, each section's Subdivision and each Subdivision's sections in
-    order, from the provision timelines (built once, at start)."""
+    """For each Act and income year, each section's Subdivision (within its Division) and each
+    Subdivision's sections in order, from the provision timelines (built once, at start)."""
 
     def __init__(self, timelines: Iterable[ProvisionTimeline]) -> None:
-        self._subdivision: dict[tuple[str, str], str] = {}
-        self._sections: dict[tuple[str, str, int], list[Section]] = {}
+        self._unit: dict[tuple[str, str, int], Unit] = {}
+        self._sections: dict[tuple[Unit, int], list[Section]] = {}
         for timeline in timelines:
             for version in timeline.versions:
                 subdivision = unit_of(version.hierarchy, subdivision=True)
                 if subdivision is None:
                     continue
-                self._subdivision[(timeline.act, timeline.number)] = subdivision
+                unit = (timeline.act, unit_of(version.hierarchy, subdivision=False), subdivision)
                 for year in version.income_years:
-                    listed = self._sections.setdefault((timeline.act, subdivision, year), [])
+                    self._unit[(timeline.act, timeline.number, year)] = unit
+                    listed = self._sections.setdefault((unit, year), [])
                     section = Section(timeline.act, timeline.number, version.heading)
                     # a later version in the year replaces an earlier one's heading
                     listed[:] = [s for s in listed if s.number != timeline.number] + [section]
@@ -68,11 +85,10 @@ class BasicRules:
             listed.sort(key=lambda s: section_order(s.number))
 
     def basic_rule(self, act: str, number: str, income_year: int) -> Section | None:
-        """The first section of ``number``'s Subdivision in force in ``income_year`` whose heading
-        is not guide material; None for a section in no Subdivision."""
-        subdivision = self._subdivision.get((act, number))
-        if subdivision is None:
+        """The first section of the Subdivision ``number`` is in during ``income_year`` (within its
+        Division), in force that year, whose heading is not guide material; None for a section in
+        no Subdivision that year."""
+        unit = self._unit.get((act, number, income_year))
+        if unit is None:
             return None
-        return next(
-            (s for s in self._sections.get((act, subdivision, income_year), ()) if states_a_rule(s.heading)), None
-        )
+        return next((s for s in self._sections.get((unit, income_year), ()) if states_a_rule(s.heading)), None)

@@ -485,8 +485,8 @@ class ResearchPipeline:
 
     def _basic_rules(self, question: str, hits: Sequence[Hit], income_year: int) -> list[Section]:
         """For a question that asserts something, the basic rules (:mod:`asat_research.basic_rules`)
-        of the Subdivisions of its first ``BASIC_RULE_HITS`` provision hits that no hit is of, at
-        most ``MAX_BASIC_RULES``; none for a plain question."""
+        of the Subdivisions of the provision hits among its first ``BASIC_RULE_HITS`` hits, that no
+        hit is of, at most ``MAX_BASIC_RULES``; none for a plain question."""
         if detect_premise(question) is None:
             return []
         found = {(h.payload.get("act"), h.payload.get("provision")) for h in hits}

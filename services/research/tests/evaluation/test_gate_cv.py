@@ -3,6 +3,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from asat_research.evaluation.gate_cv import (
+    GAP_MARGINS,
     CaseEvidence,
     Thresholds,
     choose,
@@ -99,5 +100,8 @@ def test_thresholds_the_cases_cannot_tell_apart_are_chosen_for_abstaining() -> N
         _case("A2", Expect.ANSWER, Verdict.ACCURATE, 0.8),
         _case("B1", Expect.ABSTAIN, Verdict.HALLUCINATED, 0.3),
     ]
-    # every floor in (0.3, 0.8] gives the same verdicts: the highest of them is chosen
-    assert choose(cases).min_score == 0.8
+    # an abstention scored 0.5 makes 0.5 a candidate floor giving the same verdicts as 0.8: the
+    # higher is chosen; no case has a marker, so every margin ties and the highest is chosen
+    cases.append(_case("C1", Expect.ABSTAIN, Verdict.MISSING, 0.5, base="abstain_low_relevance"))
+    chosen = choose(cases)
+    assert chosen.min_score == 0.8 and chosen.gap_margin == max(GAP_MARGINS)
