@@ -107,8 +107,10 @@ def test_copied_sources_exist_and_are_only_pyproject_and_src(service: str) -> No
         if keyword == "COPY" and "--from" not in args:
             source = args.split()[0]
             assert (REPO_ROOT / source).exists(), source
-            # Package sources, and for research the trained ranker that ships with the repository.
-            assert source.endswith(("pyproject.toml", "/src")) or source == "models/relevance", source
+            # Package sources, and for research the trained models that ship with the repository.
+            assert source.endswith(("pyproject.toml", "/src")) or source in ("models/relevance", "models/premise"), (
+                source
+            )
 
 
 def test_the_research_image_prepares_the_audit_volumes_for_its_user() -> None:
@@ -137,4 +139,4 @@ def test_dockerignore_allows_only_package_sources() -> None:
     ]
     assert lines[0] == "*", "ignore everything, then allow what the images need"
     allowed = {line[1:] for line in lines if line.startswith("!")}
-    assert allowed == {"services/*/pyproject.toml", "services/*/src", "models/relevance"}
+    assert allowed == {"services/*/pyproject.toml", "services/*/src", "models/relevance", "models/premise"}

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from asat_research.__main__ import main
-from asat_research.composition import ResearchConfigError, read_settings
+from asat_research.composition import ResearchConfigError, build_contradiction, read_settings
 from asat_research.settings import ResearchSettings
 
 
@@ -58,3 +60,10 @@ def test_a_bad_port_flag_is_refused_by_the_parser(capsys: pytest.CaptureFixture[
         main(["serve", "--port", "70000"])
     assert caught.value.code == 2
     assert "'70000' is not allowed: use a port number from 1 to 65535" in capsys.readouterr().err
+
+
+def test_the_contradiction_model_is_read_from_its_directory_and_a_missing_one_is_refused(tmp_path: Path) -> None:
+    shipped = build_contradiction(read_settings({}))
+    assert shipped.threshold > 0.0  # models/premise of this checkout
+    with pytest.raises(ResearchConfigError, match=r"ASAT_PREMISE_MODEL_DIR: .*contradiction.txt is missing"):
+        build_contradiction(read_settings({"ASAT_PREMISE_MODEL_DIR": str(tmp_path)}))

@@ -12,6 +12,7 @@ and ``ASAT_RESEARCH_PORT`` (where ``python -m asat_research serve`` listens) are
 | ``ASAT_DATABASE_URL`` | Postgres as the audit app role (INSERT+SELECT only) | required |
 | ``ASAT_RERANKER`` | ``domain`` (the trained ranker in ``ASAT_RERANKER_MODEL_DIR``), ``hybrid``, ``embedding-cosine`` or ``cross-encoder`` (with ``ASAT_RERANKER_MODEL``, a path) | ``domain`` |
 | ``ASAT_RERANKER_MODEL_DIR`` | the domain ranker's artifacts and model card | ``models/relevance`` of this checkout |
+| ``ASAT_PREMISE_MODEL_DIR`` | the contradiction model the extractive generator reads premises with (artifact, calibration, card) | ``models/premise`` of this checkout |
 | ``ASAT_GATE_MIN_SCORE`` | the gate's floor on the reranker's scale | measured, per reranker |
 | ``ASAT_GATE_CORROBORATION_SCORE`` | below it a second independent source is required | measured, per reranker |
 | ``ASAT_GATE_GAP_MARGIN`` | a marker of law not held within this of the best passage abstains | measured, per reranker (0.05 otherwise) |
@@ -41,6 +42,8 @@ from asat_research.generation.factory import GenerationConfigError, generator_fr
 from asat_research.generation.per_request import ProviderGenerators
 from asat_research.index_gate import IndexGate
 from asat_research.pipeline import PipelineSettings, ResearchPipeline, ResearchPorts
+from asat_research.premise.contradiction_model import DEFAULT_MODEL_DIR as DEFAULT_PREMISE_MODEL_DIR
+from asat_research.premise.contradiction_model import ContradictionModel, ContradictionModelError
 from asat_research.relevance.domain_reranker import DEFAULT_MODEL_DIR, DomainReranker
 from asat_research.relevance.ltr_model import RankerModelError
 from asat_research.relevance.stats import relevance_stats
@@ -89,6 +92,16 @@ def read_settings(values: Mapping[str, str]) -> ResearchSettings:
         return research_settings(values)
     except SettingsError as exc:
         raise ResearchConfigError(str(exc)) from None
+
+
+def build_contradiction(settings: ResearchSettings) -> ContradictionModel:
+    """The contradiction model in ``ASAT_PREMISE_MODEL_DIR`` (``models/premise``); a missing or
+    stale one is a :class:`ResearchConfigError`, never a generator without it."""
+    directory = settings.premise_model_dir or DEFAULT_PREMISE_MODEL_DIR
+    try:
+        return ContradictionModel.load(directory)
+    except ContradictionModelError as exc:
+        raise ResearchConfigError(f"ASAT_PREMISE_MODEL_DIR: {exc}") from exc
 
 
 def build_reranker(settings: ResearchSettings, view: CorpusView) -> Reranker:
@@ -150,7 +163,7 @@ def build_service(
         vector_config = vector_config_from_env(values)
         scope = index_scope_from_env(values)
         generation = settings_from_env(values)
-        generator = generator_from(generation)
+        generator = generator_from(generation, contradiction=build_contradiction(settings))
     except (ServiceTokenError, VectorConfigError, IndexScopeError, GenerationConfigError) as exc:
         raise ResearchConfigError(str(exc)) from exc
     view = CorpusView(corpus if corpus is not None else load_corpus(), scope, vector_config)

@@ -77,6 +77,11 @@ class ResearchSettings(EnvSettings):
         validation_alias="ASAT_RERANKER_MODEL_DIR",
         description="the domain ranker's directory (artifacts and model card)",
     )
+    premise_model_dir: Path | None = Field(
+        default=None,
+        validation_alias="ASAT_PREMISE_MODEL_DIR",
+        description="the contradiction model's directory (artifact, calibration and model card)",
+    )
     reranker_model: Path | None = Field(
         default=None, validation_alias="ASAT_RERANKER_MODEL", description="the cross-encoder's local model directory"
     )

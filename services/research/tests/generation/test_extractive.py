@@ -1,9 +1,13 @@
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
+from pathlib import Path
 
 from asat_research.generation.extractive import QUOTES_PER_CLAIM, ExtractiveGenerator
 from asat_research.generation.port import NumberedSpan
+from asat_research.premise.contradiction_features import Quote
+from asat_research.premise.contradiction_model import ContradictionModel, Verdict
 
 
 def _span(i: int, text: str, chunk: str | None = None) -> NumberedSpan:
@@ -242,3 +246,67 @@ def test_a_denial_another_offered_subsection_contradicts_is_not_selected_to_stan
     assert "S1" not in selection.keys
     kept = [s for s in (denies, grants) if s.key in selection.keys]
     assert not ExtractiveGenerator().write("Food is GST-free, right?", kept).premise_rejected
+
+
+class _Contradicts:
+    """A contradiction model that finds the statement contradicted by the passage holding ``word``."""
+
+    threshold = 0.7
+
+    def __init__(self, word: str, probability: float = 0.9) -> None:
+        self.word, self.probability = word, probability
+        self.asked: list[str] = []
+
+    def score(self, statement: str, provision_text: str | Sequence[str]) -> Verdict:
+        self.asked.append(statement)
+        passages = [provision_text] if isinstance(provision_text, str) else list(provision_text)
+        at = next((i for i, p in enumerate(passages) if self.word in p), None)
+        if at is None:
+            return Verdict(0.1, False, None)
+        start = passages[at].index(self.word)
+        quote = Quote(at, start, start + len(self.word), self.word)
+        return Verdict(self.probability, self.probability >= self.threshold, quote)
+
+
+MODEL_SPANS = [
+    _span(1, "(1) A capital gain you make from a CGT event that happens to a dwelling is disregarded if:"),
+    _span(2, "(2) The exemption is available only to a taxpayer who occupied the dwelling."),
+]
+MODEL_QUESTION = "A trust can always use the exemption on a dwelling it rents out, can't it?"
+
+
+def test_the_contradiction_model_rejects_a_premise_the_rules_do_not_read_quoting_its_sentence() -> None:
+    model = _Contradicts("occupied")
+    generation = ExtractiveGenerator(contradiction=model).write(MODEL_QUESTION, MODEL_SPANS)
+    assert generation.premise_rejected and generation.premise_rule == "model"
+    assert [c.span_keys for c in generation.claims] == [("S2",)]
+    assert "probability 0.90" in generation.note and "threshold 0.70" in generation.note
+
+
+def test_the_contradiction_model_below_its_threshold_rejects_nothing() -> None:
+    model = _Contradicts("occupied", probability=0.6)
+    generation = ExtractiveGenerator(contradiction=model).write(MODEL_QUESTION, MODEL_SPANS)
+    assert not generation.premise_rejected and generation.premise_rule is None
+    assert model.asked  # it was asked, and said no
+
+
+def test_a_figure_or_a_fixed_rule_is_read_before_the_contradiction_model() -> None:
+    spans = [
+        _span(1, "You cannot deduct a loss or outgoing to the extent that it is of a private or domestic nature."),
+        _span(2, "The outgoing was occupied by nothing."),
+    ]
+    model = _Contradicts("occupied")
+    generation = ExtractiveGenerator(contradiction=model).write(
+        "Private expenses are deductible if paid in the year, aren't they?", spans
+    )
+    assert generation.premise_rule == "exclusion" and model.asked == []
+
+
+def test_the_shipped_contradiction_model_scores_premises_and_rejects_only_at_its_threshold() -> None:
+    model = ContradictionModel.load(Path(__file__).resolve().parents[4] / "models" / "premise")
+    verdict = model.score("A company can use the main residence exemption", [MODEL_SPANS[0].text, MODEL_SPANS[1].text])
+    assert 0.0 <= verdict.probability <= 1.0
+    assert verdict.rejected is (verdict.probability >= model.threshold)
+    generation = ExtractiveGenerator(contradiction=model).write(MODEL_QUESTION, MODEL_SPANS)
+    # its out-of-fold threshold (models/premise/calibration.json) is reached by no statement yet
+    assert model.threshold > 1.0 and not generation.premise_rejected

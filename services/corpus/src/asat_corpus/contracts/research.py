@@ -217,7 +217,8 @@ class ResearchOutcome(_Reply):
     premise_rule: str | None = Field(
         default=None,
         description="When the premise was rejected: the fixed rule that read a verified quote as contradicting "
-        "it (figure, exclusion, eligibility, limitation or deeming); null otherwise, and for a model's rejection.",
+        "it (figure, exclusion, eligibility, limitation or deeming), or model (the contradiction model at its "
+        "out-of-fold threshold); null otherwise, and for a generation provider's rejection.",
     )
     premise_in_top_section: bool = Field(
         default=False,

@@ -31,6 +31,7 @@ from asat_corpus.contracts.verification import too_short_to_quote
 from asat_research.answer_types import AMOUNT, ASKS_AMOUNT, ASKS_WHEN, TIME
 from asat_research.generation.port import GeneratedClaim, Generation, NumberedSpan, Selection
 from asat_research.generation.quantities import quantities
+from asat_research.premise.contradiction_port import ContradictionScorer
 from asat_research.premise.detection import detect_premise
 from asat_research.premise.figure_conflicts import (
     FigureConflict,
@@ -50,6 +51,7 @@ NOTE = (
 MAX_SUBSECTIONS = 6
 SECTIONS_QUOTED = 3
 QUOTES_PER_CLAIM = 12  # the verifier takes at most 20 quotes a claim
+MODEL_RULE = "model"  # premise_rule of a rejection by the contradiction model
 REJECTION_QUOTES = 3  # subsections of different sections quoted to show a premise wrong
 FIGURE_SECTIONS = 4  # the sections ranked first, where a figure of the question is compared
 # A statement about the client's own case, not about the law ("my client qualifies", "she is fine").
@@ -85,8 +87,12 @@ def _quotable(text: str) -> bool:
 class ExtractiveGenerator:
     name = NAME
 
-    def __init__(self, max_subsections: int = MAX_SUBSECTIONS) -> None:
+    def __init__(
+        self, max_subsections: int = MAX_SUBSECTIONS, contradiction: ContradictionScorer | None = None
+    ) -> None:
         self.max_subsections = max_subsections
+        # read after the figures and the fixed rules find nothing (see _rejection)
+        self.contradiction = contradiction
 
     def select(self, question: str, spans: Sequence[NumberedSpan]) -> Selection:
         wanted = content_words(question)
@@ -122,7 +128,7 @@ class ExtractiveGenerator:
         vetoed: set[str] = set()
         if statements:
             groups = [group for group in _subsections(spans) if any(_quotable(span.text) for span in group)]
-            rejected = _rejection(statements, groups)
+            rejected = _rejection(statements, groups, self.contradiction)
             for passage in reversed(rejected[0] if rejected is not None else []):
                 if _chunk(groups[passage][0]) not in chunks:
                     chunks.insert(0, _chunk(groups[passage][0]))
@@ -141,7 +147,7 @@ class ExtractiveGenerator:
         groups = [group for group in _subsections(spans) if any(_quotable(span.text) for span in group)]
         premise = detect_premise(question)
         if premise is not None:
-            rejected = _rejection(premise.statements, groups)
+            rejected = _rejection(premise.statements, groups, self.contradiction)
             if rejected is not None:
                 passages, note, rule = rejected
                 return Generation(
@@ -171,11 +177,14 @@ class ExtractiveGenerator:
 
 
 def _rejection(
-    statements: Sequence[str], groups: Sequence[Sequence[NumberedSpan]]
+    statements: Sequence[str],
+    groups: Sequence[Sequence[NumberedSpan]],
+    contradiction: ContradictionScorer | None = None,
 ) -> tuple[list[int], str, str] | None:
     """(the subsections to quote, the note, the rule) where the law in ``groups`` contradicts a
-    statement: a figure first, then a rule that excludes, limits or deems otherwise. Every
-    subsection of a different section that shows it is quoted, up to ``REJECTION_QUOTES``."""
+    statement: a figure first, then a rule that excludes, limits or deems otherwise, then the
+    contradiction model at its out-of-fold threshold. Every subsection of a different section that
+    shows it is quoted, up to ``REJECTION_QUOTES`` (the model's: the one holding its sentence)."""
     # A figure is compared only in the provisions ranked first (those that best answer the
     # question): further down, a figure of the same kind for a loosely shared concept is too easily
     # another rule's ("10% of her income" against a 20% gift test).
@@ -192,6 +201,31 @@ def _rejection(
         first = rules[0]
         same = [c.passage for c in rules if c.statement == first.statement and c.kind == first.kind]
         return _distinct_sections(same, groups), rule_conflict_note(first), first.kind
+    if contradiction is not None:
+        return _modelled(statements, groups, contradiction)
+    return None
+
+
+def _modelled(
+    statements: Sequence[str], groups: Sequence[Sequence[NumberedSpan]], contradiction: ContradictionScorer
+) -> tuple[list[int], str, str] | None:
+    """The contradiction model's rejection: the first statement of the law (not the client's case)
+    that the provisions' subsections contradict at or above the model's threshold, quoting the
+    subsection that holds the sentence giving the most evidence of it."""
+    texts = _law_lines(groups)
+    if not any(texts):
+        return None
+    for statement in statements:
+        if _CLIENTS_CASE.match(statement):
+            continue
+        verdict = contradiction.score(statement, texts)
+        if verdict.rejected and verdict.quote is not None and texts[verdict.quote.passage]:
+            note = (
+                f'The question says "{statement}"; the contradiction model reads the law quoted as saying '
+                f"otherwise (probability {verdict.probability:.2f}, at or above its threshold "
+                f"{contradiction.threshold:.2f} set out of fold): read the quote."
+            )
+            return [verdict.quote.passage], note, MODEL_RULE
     return None
 
 

@@ -35,6 +35,7 @@ from asat_research.generation.ollama_adapter import OllamaGenerator
 from asat_research.generation.openai_compatible import OpenAICompatibleGenerator
 from asat_research.generation.port import Generator
 from asat_research.generation.two_pass import DEFAULT_SEED
+from asat_research.premise.contradiction_port import ContradictionScorer
 
 PROVIDER = "ASAT_GENERATION_PROVIDER"
 BASE_URL = "ASAT_GENERATION_BASE_URL"
@@ -89,12 +90,15 @@ def settings_from_env(env: Mapping[str, str]) -> GenerationSettings:
     )
 
 
-def generator_from(settings: GenerationSettings, names: SettingNames = ENV_NAMES) -> Generator:
+def generator_from(
+    settings: GenerationSettings, names: SettingNames = ENV_NAMES, contradiction: ContradictionScorer | None = None
+) -> Generator:
     """The generator ``settings`` describe (pure: nothing is sent until it is asked); raises
-    :class:`GenerationConfigError` naming, by ``names``, the setting to give and how."""
+    :class:`GenerationConfigError` naming, by ``names``, the setting to give and how. The extractive
+    generator reads premises with ``contradiction`` too, where given."""
     provider = settings.provider.strip() or "extractive"
     if provider == "extractive":
-        return ExtractiveGenerator()
+        return ExtractiveGenerator(contradiction=contradiction)
     if provider not in PROVIDERS:
         raise GenerationConfigError(
             f"{names.provider}={provider!r} is not a known generation provider; set it to one of "
