@@ -169,3 +169,11 @@ def test_a_figure_alone_is_held_to_the_floor_but_not_to_a_not_yet_enacted_marker
     assert decide(replace(weak, premise_in_top_section=True), CONFIG).answered
     marker = replace(GOOD, gap_score=0.9, gap_kind="not_yet_enacted", premise_rule="figure")
     assert decide(marker, CONFIG).answered
+
+
+def test_the_contradiction_models_rejection_waives_no_bar() -> None:
+    config = GateConfig(min_score=0.4, corroboration_score=0.6)
+    weak = replace(GOOD, top_score=0.1, verified_claims=1, premise_rule="model", premise_in_top_section=True)
+    assert decide(weak, config).decision is Decision.ABSTAIN_LOW_RELEVANCE
+    marker = replace(GOOD, gap_score=0.9, gap_kind="not_yet_enacted", premise_rule="model")
+    assert decide(marker, CONFIG).decision is Decision.ABSTAIN_NOT_YET_ENACTED

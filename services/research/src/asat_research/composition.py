@@ -12,7 +12,7 @@ and ``ASAT_RESEARCH_PORT`` (where ``python -m asat_research serve`` listens) are
 | ``ASAT_DATABASE_URL`` | Postgres as the audit app role (INSERT+SELECT only) | required |
 | ``ASAT_RERANKER`` | ``domain`` (the trained ranker in ``ASAT_RERANKER_MODEL_DIR``), ``hybrid``, ``embedding-cosine`` or ``cross-encoder`` (with ``ASAT_RERANKER_MODEL``, a path) | ``domain`` |
 | ``ASAT_RERANKER_MODEL_DIR`` | the domain ranker's artifacts and model card | ``models/relevance`` of this checkout |
-| ``ASAT_PREMISE_MODEL_DIR`` | the contradiction model the extractive generator reads premises with (artifact, calibration, card) | ``models/premise`` of this checkout |
+| ``ASAT_PREMISE_MODEL_DIR`` | the contradiction model the extractive generator reads premises with (artifact, calibration, card; research's own and a request's) | ``models/premise`` of this checkout |
 | ``ASAT_GATE_MIN_SCORE`` | the gate's floor on the reranker's scale | measured, per reranker |
 | ``ASAT_GATE_CORROBORATION_SCORE`` | below it a second independent source is required | measured, per reranker |
 | ``ASAT_GATE_GAP_MARGIN`` | a marker of law not held within this of the best passage abstains | measured, per reranker (0.05 otherwise) |
@@ -163,7 +163,8 @@ def build_service(
         vector_config = vector_config_from_env(values)
         scope = index_scope_from_env(values)
         generation = settings_from_env(values)
-        generator = generator_from(generation, contradiction=build_contradiction(settings))
+        contradiction = build_contradiction(settings)
+        generator = generator_from(generation, contradiction=contradiction)
     except (ServiceTokenError, VectorConfigError, IndexScopeError, GenerationConfigError) as exc:
         raise ResearchConfigError(str(exc)) from exc
     view = CorpusView(corpus if corpus is not None else load_corpus(), scope, vector_config)
@@ -207,5 +208,5 @@ def build_service(
             load_public_key(anchors.public_key)
         except (KeyFileError, ValueError) as exc:
             raise ResearchConfigError(f"ASAT_AUDIT_PUBLIC_KEY_FILE: {exc}") from exc
-    generators = ProviderGenerators(seed=generation.seed)
+    generators = ProviderGenerators(seed=generation.seed, contradiction=contradiction)
     return ResearchService(pipeline, health, closers, anchors, settings.max_concurrent, generators, index_gate)

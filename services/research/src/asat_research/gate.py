@@ -47,6 +47,9 @@ from datetime import date
 from asat_corpus.contracts.decisions import Decision as Decision  # the wire enum; re-exported here
 from asat_corpus.contracts.decisions import is_answered
 
+FIXED_RULES = frozenset({"figure", "exclusion", "eligibility", "limitation", "deeming"})
+"""The premise rules of :mod:`asat_research.premise` whose verified quote waives the floors."""
+
 
 @dataclass(frozen=True)
 class GateConfig:
@@ -92,15 +95,16 @@ class GateEvidence:
     named_unheld_kind: str = "gap"  # "gap" or "not_yet_enacted"
     then_stood: tuple[str, ...] = ()  # caveats of verified citations quoted as the text then stood
     as_known_on: date | None = None  # asked on the known-time axis: the texts on the books that day
-    # The fixed rule (not a model) that read a verified quote as contradicting the question's
-    # premise ("figure", "exclusion", "eligibility", "limitation", "deeming"), or None.
+    # What read a verified quote as contradicting the question's premise: a fixed rule ("figure",
+    # "exclusion", "eligibility", "limitation", "deeming"), the contradiction model ("model"), or None.
     premise_rule: str | None = None
     # A figure the question states contradicted in the section the ranker put first.
     premise_in_top_section: bool = False
 
     @property
     def premise_shown(self) -> bool:
-        return self.premise_rule is not None
+        """A fixed rule showed the premise wrong (the contradiction model's reading waives nothing)."""
+        return self.premise_rule in FIXED_RULES
 
     @property
     def premise_ruled_out(self) -> bool:
@@ -125,8 +129,8 @@ def premise_ruled_out(rule: str | None, in_top_section: bool) -> bool:
     rule of the law that denies it always; a figure only in the section the ranker put first
     (further down, a figure of the same kind for a loosely shared concept is too often another
     rule's)."""
-    if rule is None:
-        return False
+    if rule not in FIXED_RULES:
+        return False  # none, or the contradiction model: a trained score is held to every bar
     return rule != "figure" or in_top_section
 
 

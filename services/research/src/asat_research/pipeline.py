@@ -175,7 +175,7 @@ class ResearchOutcome:
     dropped_claims: int
     attribution: str  # the Register's licence wording, dated from the corpus snapshot
     period_conflict: PeriodConflict | None = None  # both periods, when the decision is period_conflict
-    # The fixed rule that showed the premise wrong ("figure", "exclusion", ...), when it was rejected,
+    # The fixed rule or model that showed the premise wrong ("figure", "exclusion", "model" ...), when it was rejected,
     # and whether a quote showing it is from the section ranked first.
     premise_rule: str | None = None
     premise_in_top_section: bool = False

@@ -105,3 +105,11 @@ def test_thresholds_the_cases_cannot_tell_apart_are_chosen_for_abstaining() -> N
     cases.append(_case("C1", Expect.ABSTAIN, Verdict.MISSING, 0.5, base="abstain_low_relevance"))
     chosen = choose(cases)
     assert chosen.min_score == 0.8 and chosen.gap_margin == max(GAP_MARGINS)
+
+
+def test_replay_holds_the_contradiction_models_rejection_to_every_bar() -> None:
+    t = Thresholds(min_score=0.5, gap_margin=0.1)
+    modelled = replace(_case("F", Expect.REJECT_PREMISE, Verdict.ACCURATE, 0.1), premise_rule="model")
+    assert replay(modelled, t) == ("abstain_low_relevance", Verdict.MISSING)
+    unenacted = replace(modelled, top_score=0.9, gap_score=0.9, gap_kind="not_yet_enacted")
+    assert replay(unenacted, t) == ("abstain_not_yet_enacted", Verdict.MISSING)

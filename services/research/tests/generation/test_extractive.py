@@ -4,10 +4,13 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 from asat_research.generation.extractive import QUOTES_PER_CLAIM, ExtractiveGenerator
 from asat_research.generation.port import NumberedSpan
 from asat_research.premise.contradiction_features import Quote
-from asat_research.premise.contradiction_model import ContradictionModel, Verdict
+from asat_research.premise.contradiction_model import ContradictionModel, ContradictionModelError
+from asat_research.premise.contradiction_port import Verdict
 
 
 def _span(i: int, text: str, chunk: str | None = None) -> NumberedSpan:
@@ -302,11 +305,41 @@ def test_a_figure_or_a_fixed_rule_is_read_before_the_contradiction_model() -> No
     assert generation.premise_rule == "exclusion" and model.asked == []
 
 
-def test_the_shipped_contradiction_model_scores_premises_and_rejects_only_at_its_threshold() -> None:
-    model = ContradictionModel.load(Path(__file__).resolve().parents[4] / "models" / "premise")
-    verdict = model.score("A company can use the main residence exemption", [MODEL_SPANS[0].text, MODEL_SPANS[1].text])
+def test_the_shipped_contradiction_model_decides_a_rejection_by_its_threshold() -> None:
+    model = ContradictionModel.load()  # models/premise of this checkout
+    statement = "A trust can always use the exemption on a dwelling it rents out"
+    verdict = model.score(statement, [MODEL_SPANS[0].text, MODEL_SPANS[1].text])
     assert 0.0 <= verdict.probability <= 1.0
-    assert verdict.rejected is (verdict.probability >= model.threshold)
     generation = ExtractiveGenerator(contradiction=model).write(MODEL_QUESTION, MODEL_SPANS)
-    # its out-of-fold threshold (models/premise/calibration.json) is reached by no statement yet
-    assert model.threshold > 1.0 and not generation.premise_rejected
+    assert generation.premise_rejected is verdict.rejected
+    assert generation.premise_rule == ("model" if verdict.rejected else None)
+
+
+def test_the_contradiction_models_subsection_is_selected_whatever_its_rank() -> None:
+    filler = [
+        _span(i, f"({i}) A trust can use the exemption on a dwelling it rents out, case {i}.") for i in range(3, 12)
+    ]
+    spans = [*filler, _span(2, "(2) Only an individual may have it.")]
+    assert "S2" not in ExtractiveGenerator(max_subsections=2).select(MODEL_QUESTION, spans).keys
+    chosen = ExtractiveGenerator(max_subsections=2, contradiction=_Contradicts("individual")).select(
+        MODEL_QUESTION, spans
+    )
+    assert "S2" in chosen.keys
+
+
+def test_the_contradiction_model_reads_the_law_not_rulings_nor_the_clients_facts() -> None:
+    ruling = replace(_span(7, "The exemption is available only where the taxpayer occupied it."), kind="ruling")
+    model = _Contradicts("occupied")
+    generation = ExtractiveGenerator(contradiction=model).write(MODEL_QUESTION, [ruling, *MODEL_SPANS])
+    assert generation.premise_rule == "model" and [c.span_keys for c in generation.claims] == [("S2",)]
+    clients = ExtractiveGenerator(contradiction=model).write(
+        "My client occupied the dwelling for a year, didn't she?", MODEL_SPANS
+    )
+    assert not clients.premise_rejected
+
+
+def test_an_unreadable_contradiction_model_is_refused_naming_what_to_do(tmp_path: Path) -> None:
+    (tmp_path / "contradiction.txt").write_text("not a model")
+    (tmp_path / "calibration.json").write_text("{not json")
+    with pytest.raises(ContradictionModelError, match=r"unreadable contradiction model .*train_cli train"):
+        ContradictionModel.load(tmp_path)

@@ -24,10 +24,12 @@ from asat_corpus.contracts.across_years import AcrossYearsRequest
 from asat_corpus.contracts.provider import GenerationProvider
 from asat_corpus.contracts.research import ResearchOutcome, ResearchRequest
 from asat_research.api import create_app
+from asat_research.generation.extractive import ExtractiveGenerator
 from asat_research.generation.factory import GenerationConfigError, GenerationSettings
 from asat_research.generation.openai_compatible import OpenAICompatibleGenerator
 from asat_research.generation.per_request import ProviderGenerators, request_generator
 from asat_research.generation.port import Generation, Generator, NumberedSpan, Selection
+from asat_research.premise.contradiction_model import ContradictionModel
 from services.research.tests.generation.scripted import ScriptedGenerator, claim
 from services.research.tests.generation.stub_server import Exchange, StubServer
 
@@ -357,3 +359,11 @@ def test_a_models_rejected_premise_without_a_verified_claim_is_not_shown(stub: S
     reply = api.post("/v1/research", json={"question": asserting, "provider": _provider(f"{stub.url}/v1")})
     outcome = ResearchOutcome.model_validate(reply.json())
     assert not outcome.answered and not outcome.premise_rejected and outcome.claims == ()
+
+
+def test_a_requests_extractive_generator_reads_premises_with_researchs_contradiction_model() -> None:
+    model = ContradictionModel.load()
+    built = ProviderGenerators(seed=11, contradiction=model).get(GenerationProvider(kind="extractive"))
+    assert isinstance(built, ExtractiveGenerator) and built.contradiction is model
+    without = ProviderGenerators(seed=11).get(GenerationProvider(kind="extractive"))
+    assert isinstance(without, ExtractiveGenerator) and without.contradiction is None

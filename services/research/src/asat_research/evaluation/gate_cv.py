@@ -28,6 +28,9 @@ from asat_research.evaluation.scoring import Verdict
 from asat_research.gold import Expect
 
 MAX_HALLUCINATION = 0.05
+# the premise rules whose verified quote waives the floors, as gate.FIXED_RULES (not imported:
+# evaluation replays the gate as a client)
+FIXED_RULES = frozenset({"figure", "exclusion", "eligibility", "limitation", "deeming"})
 MIN_CORRECT_ABSTENTION = 0.9
 GAP_MARGINS = (-1.0, 0.0, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3)  # -1: the marker rule never fires
 FOLDS = 5
@@ -49,7 +52,7 @@ class CaseEvidence:
     temporal_violations: int = 0
     gold_total: int = 0
     gold_resolved: int = 0
-    # The fixed rule that showed the premise wrong with a verified quote (see gate.GateEvidence).
+    # What showed the premise wrong with a verified quote: a fixed rule, or "model" (see gate.GateEvidence).
     premise_rule: str | None = None
     premise_in_top_section: bool = False
 
@@ -72,7 +75,8 @@ def replay(case: CaseEvidence, t: Thresholds) -> tuple[str, Verdict]:
     """(decision, verdict) the gate with thresholds ``t`` gives the case."""
     if not is_answered(case.base_decision):
         return case.base_decision, case.verdict
-    waived = case.premise_rule is not None and (  # as the gate: see gate.decide
+    fixed = case.premise_rule in FIXED_RULES  # the contradiction model's reading waives nothing
+    waived = fixed and (  # as the gate: see gate.decide
         case.gap_kind == "not_yet_enacted" or (case.gap_score or 0.0) < t.min_score
     )
     if (
@@ -85,7 +89,7 @@ def replay(case: CaseEvidence, t: Thresholds) -> tuple[str, Verdict]:
         return kind, Verdict.MISSING
     # as gate.premise_ruled_out (evaluation replays the gate without importing it): a rule of the
     # law denying the premise, or a figure contradicted in the section ranked first
-    ruled_out = case.premise_rule is not None and (case.premise_rule != "figure" or case.premise_in_top_section)
+    ruled_out = fixed and (case.premise_rule != "figure" or case.premise_in_top_section)
     if case.top_score is None or (case.top_score < t.min_score and not ruled_out):
         return "abstain_low_relevance", Verdict.MISSING
     return case.base_decision, case.verdict

@@ -32,6 +32,7 @@ from asat_research.generation.factory import (
 )
 from asat_research.generation.port import Generator
 from asat_research.generation.two_pass import DEFAULT_SEED
+from asat_research.premise.contradiction_port import ContradictionScorer
 
 # The request's fields, as a refusal names them (the 422 of research's routes).
 REQUEST_NAMES = SettingNames("provider.kind", "provider.base_url", "provider.model", "provider.api_key")
@@ -52,11 +53,12 @@ def request_settings(provider: GenerationProvider, seed: int = DEFAULT_SEED) -> 
     )
 
 
-def request_generator(settings: GenerationSettings) -> Generator:
-    """:func:`generator_from` with the request's field names; an adapter that cannot be built from
-    what passed the contract is refused the same way, without its error text (it may quote the URL)."""
+def request_generator(settings: GenerationSettings, contradiction: ContradictionScorer | None = None) -> Generator:
+    """:func:`generator_from` with the request's field names (the extractive generator reading
+    premises with ``contradiction``, as research's own); an adapter that cannot be built from what
+    passed the contract is refused the same way, without its error text (it may quote the URL)."""
     try:
-        return generator_from(settings, REQUEST_NAMES)
+        return generator_from(settings, REQUEST_NAMES, contradiction)
     except GenerationConfigError:
         raise
     except (ValueError, TypeError) as exc:
@@ -73,15 +75,17 @@ class ProviderGenerators:
         self,
         seed: int = DEFAULT_SEED,
         max_size: int = DEFAULT_MAX_GENERATORS,
-        build: Callable[[GenerationSettings], Generator] = request_generator,
+        build: Callable[[GenerationSettings], Generator] | None = None,
+        contradiction: ContradictionScorer | None = None,
     ) -> None:
         """``seed``: research's ``ASAT_GENERATION_SEED``; ``build``: how a generator is made from
-        settings (replaceable in tests)."""
+        settings (replaceable in tests; by default :func:`request_generator` with ``contradiction``,
+        the model research's own extractive generator reads premises with)."""
         if max_size < 1:
             raise ValueError(f"max_size must be at least 1, got {max_size}")
         self.seed = seed
         self.max_size = max_size
-        self._build = build
+        self._build = build if build is not None else (lambda settings: request_generator(settings, contradiction))
         self._digest_key = secrets.token_bytes(32)
         self._generators: OrderedDict[CacheKey, Generator] = OrderedDict()
         self._lock = threading.Lock()

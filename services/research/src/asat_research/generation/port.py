@@ -57,8 +57,9 @@ class Generation:
     seed: int | None
     note: str = ""  # e.g. the extractive generator's "quotes, does not conclude"
     declined: str | None = None  # the generator would not answer this kind of question, and why
-    # The fixed rule that read the quoted law as contradicting the question's premise ("figure",
-    # "exclusion", "eligibility"); set by a rule of :mod:`asat_research.premise`, never by a model.
+    # What read the quoted law as contradicting the question's premise: a fixed rule of
+    # :mod:`asat_research.premise` ("figure", "exclusion", "eligibility", ...) or its contradiction
+    # model ("model"); never set by a generation provider.
     premise_rule: str | None = None
 
 

@@ -20,7 +20,8 @@ from typing import Any
 import lightgbm as lgb
 import numpy as np
 
-from asat_research.premise.contradiction_features import FEATURE_NAMES, Quote, contradiction_features
+from asat_research.premise.contradiction_features import FEATURE_NAMES, contradiction_features
+from asat_research.premise.contradiction_port import Verdict
 from asat_research.relevance.ltr_model import Calibration
 
 PARAMS: dict[str, Any] = {
@@ -45,7 +46,7 @@ TARGET_PRECISION = 0.8  # of the premises rejected out of fold, at least this sh
 MIN_REJECTED = 25  # a threshold must reject at least this many out-of-fold statements
 MODEL_FILE = "contradiction.txt"
 CALIBRATION_FILE = "calibration.json"
-DEFAULT_MODEL_DIR = Path("models/premise")
+DEFAULT_MODEL_DIR = Path(__file__).resolve().parents[5] / "models" / "premise"
 
 Matrix = np.ndarray[Any, Any]
 
@@ -70,13 +71,6 @@ class Threshold:
             "recall": round(self.recall, 4),
             "rejected": self.rejected,
         }
-
-
-@dataclass(frozen=True)
-class Verdict:
-    probability: float  # calibrated probability that the text contradicts the statement
-    rejected: bool  # probability >= the model's threshold
-    quote: Quote | None  # the sentence that contradicts it (None when the text is empty)
 
 
 def fold_of(group: str, folds: int = FOLDS) -> int:
@@ -194,9 +188,16 @@ class ContradictionModel:
                     f"{path} is missing: run `python -m asat_research.premise.train_cli train` "
                     "(or restore models/ from git)"
                 )
-        raw = json.loads(calibration_file.read_text())
-        booster = lgb.Booster(model_str=model_file.read_text())
-        return cls(booster, Calibration(float(raw["a"]), float(raw["b"])), float(raw["threshold"]))
+        try:
+            raw = json.loads(calibration_file.read_text())
+            calibration, threshold = Calibration(float(raw["a"]), float(raw["b"])), float(raw["threshold"])
+            booster = lgb.Booster(model_str=model_file.read_text())
+        except (ValueError, KeyError, TypeError, lgb.basic.LightGBMError) as exc:
+            raise ContradictionModelError(
+                f"{directory} holds an unreadable contradiction model ({type(exc).__name__}: {exc}): run "
+                "`python -m asat_research.premise.train_cli train` (or restore models/ from git)"
+            ) from exc
+        return cls(booster, calibration, threshold)
 
     def save(self, directory: Path, rounds: int, extra: dict[str, Any] | None = None) -> None:
         """``contradiction.txt`` (the booster at ``rounds``) and ``calibration.json`` (Platt's a and b,

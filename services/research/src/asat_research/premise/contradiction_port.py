@@ -10,9 +10,17 @@ evidence of it.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
-from asat_research.premise.contradiction_model import Verdict
+from asat_research.premise.contradiction_features import Quote
+
+
+@dataclass(frozen=True)
+class Verdict:
+    probability: float  # calibrated probability that the text contradicts the statement
+    rejected: bool  # probability >= the model's threshold
+    quote: Quote | None  # the sentence that contradicts it (None when the text is empty)
 
 
 class ContradictionScorer(Protocol):
