@@ -108,9 +108,11 @@ class GateEvidence:
 
     @property
     def premise_ruled_out(self) -> bool:
-        """A rule of the law denies the premise, or the section ranked first gives the concept
-        another figure: the quote is about the question."""
-        return premise_ruled_out(self.premise_rule, self.premise_in_top_section)
+        """Whether the premise shown wrong is exempt from the relevance floor (rule 3): a fixed rule
+        of the law that denies it always; a figure only in the section the ranker put first
+        (further down, a figure of the same kind for a loosely shared concept is too often another
+        rule's); the contradiction model never (a trained score is held to every bar)."""
+        return self.premise_shown and (self.premise_rule != "figure" or self.premise_in_top_section)
 
 
 @dataclass(frozen=True)
@@ -122,16 +124,6 @@ class GateResult:
     @property
     def answered(self) -> bool:
         return is_answered(self.decision.value)
-
-
-def premise_ruled_out(rule: str | None, in_top_section: bool) -> bool:
-    """Whether a premise shown wrong by ``rule`` is exempt from the relevance floor (rule 3): a
-    rule of the law that denies it always; a figure only in the section the ranker put first
-    (further down, a figure of the same kind for a loosely shared concept is too often another
-    rule's)."""
-    if rule not in FIXED_RULES:
-        return False  # none, or the contradiction model: a trained score is held to every bar
-    return rule != "figure" or in_top_section
 
 
 def decide(evidence: GateEvidence, config: GateConfig) -> GateResult:

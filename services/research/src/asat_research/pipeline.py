@@ -55,7 +55,7 @@ from asat_research.premise.detection import detect_premise
 from asat_research.premise.stated_figures import states_a_figure_of_the_law
 from asat_research.refusal import named_unheld, refusal
 from asat_research.rerank import Reranker
-from asat_research.retrieval import Hit, RetrievalUnavailable, Retriever
+from asat_research.retrieval import Hit, RetrievalUnavailable, Retriever, SearchResult
 from asat_research.scope import out_of_scope
 from asat_research.spelled_out import spelled_out
 from asat_research.stage_timer import StageEvent as StageEvent
@@ -431,36 +431,20 @@ class ResearchPipeline:
 
     def _retrieve(self, question: str, scope: TemporalScope) -> Retrieved:
         axis = "on_the_books" if scope.as_known_on is not None else "in_force"
-        limit = self.settings.retrieve_limit
         try:
-            result = self.ports.retriever.search(spelled_out(question), scope.income_year, limit, axis=axis)
+            result = self.ports.retriever.search(
+                spelled_out(question), scope.income_year, self.settings.retrieve_limit, axis=axis
+            )
             # What the question asserts is looked for on its own too: the provision that shows a
             # premise wrong is about the assertion, not the client's facts or the agent's proviso.
             # Its hits not already found follow the question's own, in their order.
             for query in assertion_queries(question):
-                more = self.ports.retriever.search(spelled_out(query), scope.income_year, limit, axis=axis)
-                if more.corpus_generation != result.corpus_generation:
-                    raise DependencyUnavailable(
-                        "index",
-                        "the index changed between two searches of one question (a rebuild finished meanwhile): "
-                        "ask again",
-                    )
-                seen = {h.chunk_id for h in result.hits}
-                result = replace(result, hits=(*result.hits, *(h for h in more.hits if h.chunk_id not in seen)))
+                result = self._appended(result, spelled_out(query), scope, axis)
             # ... and against the basic rule of each Subdivision its first hits are in: a statement
             # about a regime is answered by its basic rule, which the exceptions it matched modify.
             for section in self._basic_rules(question, result.hits, scope.income_year):
                 query = f"{section.act} s {section.number} {section.heading}"
-                more = self.ports.retriever.search(query, scope.income_year, limit, axis=axis)
-                if more.corpus_generation != result.corpus_generation:
-                    raise DependencyUnavailable(
-                        "index",
-                        "the index changed between two searches of one question (a rebuild finished meanwhile): "
-                        "ask again",
-                    )
-                seen = {h.chunk_id for h in result.hits}
-                found = (h for h in more.hits if _of(h, section.act, section.number) and h.chunk_id not in seen)
-                result = replace(result, hits=(*result.hits, *found))
+                result = self._appended(result, query, scope, axis, of=(section.act, section.number))
         except RetrievalUnavailable as exc:
             raise DependencyUnavailable("index", str(exc)) from exc
         if result.corpus_generation != self.ports.corpus.generation:
@@ -482,6 +466,21 @@ class ResearchPipeline:
             elif self.ports.corpus.chunk(hit.chunk_id) is not None:
                 content.append(hit)
         return Retrieved(tuple(content), tuple(gaps), result.hits)
+
+    def _appended(
+        self, result: SearchResult, query: str, scope: TemporalScope, axis: str, of: tuple[str, str] | None = None
+    ) -> SearchResult:
+        """``result`` with the hits of a further search for ``query`` it does not hold after its own
+        (only those of the section ``of`` = (act, number), where given)."""
+        more = self.ports.retriever.search(query, scope.income_year, self.settings.retrieve_limit, axis=axis)
+        if more.corpus_generation != result.corpus_generation:
+            raise DependencyUnavailable(
+                "index",
+                "the index changed between two searches of one question (a rebuild finished meanwhile): ask again",
+            )
+        seen = {h.chunk_id for h in result.hits}
+        found = (h for h in more.hits if h.chunk_id not in seen and (of is None or _of(h, *of)))
+        return replace(result, hits=(*result.hits, *found))
 
     def _basic_rules(self, question: str, hits: Sequence[Hit], income_year: int) -> list[Section]:
         """For a question that asserts something, the basic rules (:mod:`asat_research.basic_rules`)

@@ -87,7 +87,7 @@ def replay(case: CaseEvidence, t: Thresholds) -> tuple[str, Verdict]:
     ):
         kind = "abstain_not_yet_enacted" if case.gap_kind == "not_yet_enacted" else "abstain_text_not_held"
         return kind, Verdict.MISSING
-    # as gate.premise_ruled_out (evaluation replays the gate without importing it): a rule of the
+    # as GateEvidence.premise_ruled_out (evaluation replays the gate without importing it): a rule of the
     # law denying the premise, or a figure contradicted in the section ranked first
     ruled_out = fixed and (case.premise_rule != "figure" or case.premise_in_top_section)
     if case.top_score is None or (case.top_score < t.min_score and not ruled_out):

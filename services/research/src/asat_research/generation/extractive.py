@@ -185,11 +185,7 @@ def _rejection(
     statement: a figure first, then a rule that excludes, limits or deems otherwise, then the
     contradiction model at its out-of-fold threshold. Every subsection of a different section that
     shows it is quoted, up to ``REJECTION_QUOTES`` (the model's: the one holding its sentence)."""
-    # A figure is compared only in the provisions ranked first (those that best answer the
-    # question): further down, a figure of the same kind for a loosely shared concept is too easily
-    # another rule's ("10% of her income" against a 20% gift test).
-    texts = [_claim(group).text if _leading(group) and _law(group) else "" for group in groups]
-    figures = figure_conflicts(statements, texts)
+    figures = figure_conflicts(statements, _figure_texts(groups))
     if figures:
         # every subsection giving the concept a figure, closest first ("$2 million or more" and
         # "less than $2 million" are both the law's turnover bar)
@@ -227,6 +223,14 @@ def _modelled(
             )
             return [verdict.quote.passage], note, MODEL_RULE
     return None
+
+
+def _figure_texts(groups: Sequence[Sequence[NumberedSpan]]) -> list[str]:
+    """Each subsection's claim text where a figure of the question is compared in it, else empty:
+    only provisions ranked first (those that best answer the question) count; further down, a
+    figure of the same kind for a loosely shared concept is too easily another rule's ("10% of
+    her income" against a 20% gift test)."""
+    return [_claim(group).text if _leading(group) and _law(group) else "" for group in groups]
 
 
 def _law_lines(groups: Sequence[Sequence[NumberedSpan]]) -> list[str]:
@@ -287,8 +291,7 @@ def _agrees(statements: Sequence[str], groups: Sequence[Sequence[NumberedSpan]])
     only by a list of who may have it naming that kind, never by a figure it also states. A
     statement about the client's own case ("my client qualifies") asserts nothing of the law."""
     # read on what a rejection may read (provisions; figures in the sections ranked first)
-    texts = [_claim(group).text if _leading(group) and _law(group) else "" for group in groups]
-    figures = {a.statement for a in figure_agreements(statements, texts)}
+    figures = {a.statement for a in figure_agreements(statements, _figure_texts(groups))}
     _, rules = rule_readings(statements, _law_lines(groups))
     agreed = {(a.statement, a.kind) for a in rules}
     of_the_law = [s for s in statements if not _CLIENTS_CASE.match(s)]
