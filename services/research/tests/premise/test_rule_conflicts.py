@@ -98,7 +98,27 @@ S302_60 = (
     "A *superannuation lump sum that you receive because of the death of a person of whom you are a *death "
     "benefits dependant is not assessable income and is not *exempt income."
 )
-LAW = [S8_1, S26_5, S32_5, S38_2, S38_3, S115_10, S118_110, S65, S12_35, S109D, S302_60]
+# ITAA 1997 s 26-31(1), C2024C00046
+S26_31 = (
+    "(1) You cannot deduct under this Act a loss or outgoing you incur, insofar as it is related to travel, if:\n"
+    "(a) it is incurred in gaining or producing your assessable income from the use of *residential premises as "
+    "residential accommodation; and\n"
+    "(b) it is not necessarily incurred in carrying on a *business for the purpose of gaining or producing your "
+    "assessable income."
+)
+# ITAA 1997 s 26-45(1), C2015C00285
+S26_45 = (
+    "(1) You cannot deduct under this Act a loss or outgoing to the extent you incur it to obtain or maintain:\n"
+    "(a) membership of a *recreational club; or\n"
+    "(b) rights to enjoy (otherwise than as a *member) facilities provided by a *recreational club for the use "
+    "or benefit of its *members;\n"
+    "whether for yourself or someone else."
+)
+# ITAA 1997 s 26-52(1), C2026C00122
+S26_52 = (
+    "(1) You cannot deduct under this Act a loss or outgoing you incur that is a *bribe to a foreign public official."
+)
+LAW = [S8_1, S26_5, S32_5, S38_2, S38_3, S115_10, S118_110, S65, S12_35, S109D, S302_60, S26_31, S26_45, S26_52]
 
 
 def _statements(question: str) -> tuple[str, ...]:
@@ -162,6 +182,29 @@ FALSE = [
         "exclusion",
         "is not assessable income",
     ),
+    # the head before a participle ("penalties imposed under ..."), not the participle
+    (
+        "Penalties imposed under an Australian law are deductible if incurred in running a business, right?",
+        S26_5,
+        "exclusion",
+        "by way of penalty",
+    ),
+    # the core named by a paragraph read with its lead-in: "travel" in (1), "residential" in (a)
+    (
+        "My client's travel to inspect her residential rental property is deductible, right?",
+        S26_31,
+        "exclusion",
+        "residential premises",
+    ),
+    # a core of several words named by two paragraphs of one list: the first denies it
+    (
+        "Golf club membership fees paid by a business are deductible, aren't they?",
+        S26_45,
+        "exclusion",
+        "(a) membership of a *recreational club",
+    ),
+    # "bribes" is the law's "bribe"
+    ("Bribes are deductible as a business cost, aren't they?", S26_52, "exclusion", "*bribe to a foreign"),
 ]
 
 
@@ -193,6 +236,11 @@ NOT_DENIED = [
     "A loan repaid before the lodgment day can't be a deemed dividend, right?",
     "A loan from a private company is a deemed dividend in some cases, isn't it?",
     "Salary and wages are assessable income, aren't they?",
+    # s 26-31 denies travel for residential premises only; s 26-45 club membership, not club fees' GST
+    "Travel to a client's office is deductible, right?",
+    "Travel expenses for a work conference are deductible, aren't they?",
+    "My client's residential rental property's repairs are deductible, right?",
+    "Fees paid to a tax agent are deductible, aren't they?",
 ]
 
 

@@ -13,12 +13,19 @@ Interpretative Decisions reads at chance: ``docs/premises.md``):
   long as", "because", "under" ...); a pronoun subject ("they're deductible") is read from the
   statement before it ("my client's speeding fines"), and a short "it's food" adds its noun. The
   law's line names the core when it holds at least half of the core's words and either its head
-  noun (the last word before a preposition: "penalty interest *on* a loan" is interest, not
-  penalty) or two of them; a few words of the law stand for the words agents use ("fines" are a
-  "penalty"). Words every expense carries ("expenses", "costs", "amounts") and the domain's own
-  nouns ("supply", "benefit", "entity") are not the core. A core that two paragraphs of one list
-  name ("food for consumption on the premises", "food of a kind specified ...") is what the list
-  is about, not a case it excludes: "food is GST-free" is not denied by it.
+  noun (the last word before a preposition or a participle: "penalty interest *on* a loan" is
+  interest, not penalty; "penalties *imposed* under ..." are penalties) or two of them; or, read
+  with the lines that lead into it, when they hold the head and another of the core's words, one
+  of them in the line itself ("(1) ... related to travel, if: (a) ... residential premises ..."
+  names "travel to a residential rental property"). A lead-in that makes the denial conditional
+  ("..., if:") denies only through the paragraph of its condition. Words are compared without a
+  plural ``s`` ("bribes" is the law's "bribe"), and a few words of the law stand for the words
+  agents use ("fines" are a "penalty"). Words every expense carries ("expenses", "costs",
+  "amounts") and the domain's own nouns ("supply", "benefit", "entity") are not the core. A
+  one-word core that two paragraphs of one list name ("food for consumption on the premises",
+  "food of a kind specified ...") is what the list is about, not a case it excludes: "food is
+  GST-free" is not denied by it; a core of more words is a case of its own, denied by the first
+  paragraph naming it ("golf club membership fees": "(a) membership of a recreational club").
 - **Eligibility.** A statement gives a benefit to a kind of entity ("a company gets the CGT
   discount", "the company can use the main residence exemption") and the law lists who may have
   it ("must be made by: (a) an individual; ...", "if: (a) you are an individual; and") without
@@ -124,13 +131,11 @@ PREDICATES: tuple[Predicate, ...] = (
 
 # Words that say nothing of what the statement is about ("private expenses" is about "private"),
 # and the domain's own nouns ("a GST-free supply", "an exempt benefit").
-_GENERIC = frozenset(
-    content_words(
-        "expense expenses cost costs amount amounts outgoing outgoings item items thing things payment payments "
-        "money payg supply supplies benefit benefits entity entities person persons making taxpayer taxpayers "
-        "my her his their our your its fully entirely always all any every incurred paid year years income tax "
-        "business also still just really"
-    )
+_GENERIC_WORDS = (
+    "expense expenses cost costs amount amounts outgoing outgoings item items thing things payment payments "
+    "money payg supply supplies benefit benefits entity entities person persons making taxpayer taxpayers "
+    "my her his their our your its fully entirely always all any every incurred paid year years income tax "
+    "business also still just really"
 )
 # The law's word for the words agents use: the stem of the agent's word to the law's.
 _LAW_WORD = {"fines": "penalt", "fine": "penalt", "fined": "penalt"}
@@ -142,6 +147,13 @@ _QUALIFIER = re.compile(
     re.I,
 )
 _PREPOSITION = re.compile(r"\b(?:of|to|for|on|from|in|with|by|at|about|against|into|between)\b", re.I)
+# A participle after the noun it qualifies, before its own complement, starts a clause the core
+# does not take in: "penalties *imposed under* an Australian law", "fees *paid by* a business".
+_PARTICIPLE = re.compile(
+    r"(?<=\w)\s+(?:[a-z]{3,}ed|paid|made|held|given|owed|charged|spent|bought|sold|incurred)"
+    r"(?=\s+(?:by|under|in|for|to|on|from|at|with|during|as|through|over)\b|\s*$)",
+    re.I,
+)
 _VERB_TAIL = re.compile(
     r"\b(?:is|are|was|were|be|been|being|'re|can|could|would|will|should|may|might|must|gets?|got|has|have|"
     r"had|do|does|did)\b.*$",
@@ -215,17 +227,32 @@ class _Core:
     head: str | None
 
 
+def _form(word: str) -> str:
+    """A content word as lines and statements are compared: the law's word for the agent's, and
+    without a plural ``s`` ("bribes" is "bribe", "fees" is "fee")."""
+    word = _LAW_WORD.get(word, word)
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+_GENERIC = frozenset(_form(w) for w in content_words(_GENERIC_WORDS))
+
+
 def _law_words(text: str) -> frozenset[str]:
-    return frozenset(_LAW_WORD.get(w, w) for w in content_words(text))
+    return frozenset(_form(w) for w in content_words(text))
 
 
 def _core(phrase: str) -> _Core:
     phrase = _QUALIFIER.split(phrase, maxsplit=1)[0].strip()
     words = frozenset(w for w in _law_words(phrase) if w not in _GENERIC and not w[0].isdigit())
-    before_preposition = _PREPOSITION.split(phrase, maxsplit=1)[0]
-    heads = [w for w in (_LAW_WORD.get(x, x) for x in _ordered_words(before_preposition)) if w in words]
+    # The head is the last word before a preposition, or before a participle that qualifies it:
+    # "penalties imposed under ..." is about penalties.
+    noun_phrase = _PARTICIPLE.split(phrase, maxsplit=1)[0]
+    before_preposition = _PREPOSITION.split(noun_phrase, maxsplit=1)[0]
+    heads = [w for w in (_form(x) for x in _ordered_words(before_preposition)) if w in words]
     if not heads:  # "PAYG from wages", "money to a member's relative": the last word that is not generic
-        heads = [w for w in (_LAW_WORD.get(x, x) for x in _ordered_words(phrase)) if w in words][-1:]
+        heads = [w for w in (_form(x) for x in _ordered_words(phrase)) if w in words][-1:]
     return _Core(phrase, words, heads[-1] if heads else None)
 
 
@@ -260,13 +287,18 @@ def _cores(statements: Sequence[str], index: int, predicate: Predicate, match: r
     return core
 
 
-def _names(core: _Core, law: frozenset[str]) -> bool:
+def _names(core: _Core, law: frozenset[str], path: frozenset[str] = frozenset()) -> bool:
+    """The line's words (``law``) name the core: at least half the core's words, with its head or
+    two of them. Or, read with the lines that lead into it (``path``), the head and another of the
+    core's words, one of them in the line itself: "(1) ... related to travel, if: (a) ... residential
+    premises ..." names "travel to a residential rental property"."""
     if not core.words:
         return False
     found = core.words & law
-    if 2 * len(found) < len(core.words):
-        return False
-    return (core.head is not None and core.head in found) or len(found) >= 2
+    if 2 * len(found) >= len(core.words) and ((core.head is not None and core.head in found) or len(found) >= 2):
+        return True
+    in_path = core.words & (law | path)
+    return bool(found) and core.head is not None and core.head in in_path and len(in_path) >= 2
 
 
 def _line(text: str, units: Sequence[Unit], index: int) -> str:
@@ -293,6 +325,9 @@ def _path(text: str, units: Sequence[Unit], index: int) -> str:
 
 
 _LEADER = re.compile(r"\.{4,}|…{2,}")
+# A lead-in that makes its rule conditional ("... insofar as it is related to travel, if:") denies
+# only with the paragraph of the condition the statement meets: read through that paragraph.
+_CONDITIONAL_LEAD = re.compile(r"\b(?:if|where|unless|when)\s*:\s*$", re.I)
 
 
 def _rule_line(text: str, unit: Unit) -> bool:
@@ -320,21 +355,23 @@ def _exclusions(statements: Sequence[str], passages: Sequence[str]) -> tuple[lis
                 units = passage_units(text)
                 denying: dict[int | None, list[str]] = {}
                 for i, unit in enumerate(units):
-                    if not _rule_line(text, unit):
+                    if not _rule_line(text, unit) or _CONDITIONAL_LEAD.search(text[unit.start : unit.end]):
                         continue
                     line = _line(text, units, i)
                     path = _path(text, units, i)
-                    if not _names(core, _law_words(text[unit.start : unit.end])):
+                    if not _names(core, _law_words(text[unit.start : unit.end]), _law_words(path)):
                         continue
                     if predicate.denied.search(path):
                         denying.setdefault(unit.lead if unit.lead is not None else -1 - i, []).append(line)
                     elif predicate.granted.search(path) and NEGATION.search(path) is None:
                         agreements.append(RuleAgreement(statement, p, line, "exclusion", core.text, predicate.name))
                 for lines in denying.values():
-                    # A core named by two paragraphs of one list ("food for consumption on the
-                    # premises", "food of a kind specified ...") is what the whole list is about,
+                    # A one-word core named by two paragraphs of one list ("food for consumption on
+                    # the premises", "food of a kind specified ...") is what the whole list is about,
                     # not the case one paragraph excludes: "food is GST-free" is not denied by it.
-                    if len(lines) == 1:
+                    # A core of more words is a case of its own, denied by the first paragraph
+                    # naming it ("golf club membership fees": "(a) membership of a recreational club").
+                    if len(lines) == 1 or len(core.words) > 1:
                         conflicts.append(RuleConflict(statement, p, lines[0], "exclusion", core.text, predicate.name))
     return conflicts, agreements
 
@@ -366,7 +403,7 @@ def _eligibility(statements: Sequence[str], passages: Sequence[str]) -> tuple[li
         topic = frozenset(
             w
             for w in content_words(ENTITIES[entity].sub(" ", statement))
-            if w not in _GENERIC and w not in _WEAK_TOPIC and not w[0].isdigit()
+            if _form(w) not in _GENERIC and w not in _WEAK_TOPIC and not w[0].isdigit()
         )
         for p, text in enumerate(passages):
             units = passage_units(text)
