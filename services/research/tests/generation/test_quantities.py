@@ -30,6 +30,14 @@ def test_a_bare_number_or_an_income_year_is_no_quantity() -> None:
     assert quantities("the 2014-15 income year, item 2 of the table") == []
 
 
+def test_the_end_of_a_range_of_years_is_no_duration() -> None:
+    # ITAA 1936 s 262A, C2015C00300: "that occurs in the 1997-98 year of income or a later year of income"
+    assert quantities("that occurs in the 1997-98 year of income or a later year of income.") == []
+    assert quantities("in the 2019\u201320 year of income") == []
+    # a range of durations is still two durations
+    assert [(q.kind, q.value) for q in quantities("for 10-15 years")] == [("months", 180)]
+
+
 def test_ages_in_years() -> None:
     texts = ["aged 60", "preservation age of 60", "she turns 60", "60 years of age", "60 years old"]
     for text in texts:

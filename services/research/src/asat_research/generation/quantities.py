@@ -11,7 +11,8 @@ The figures are the ones :func:`asat_corpus.text.figures.read_figures` reads (``
   (:meth:`datetime.date.toordinal`), so equal days compare equal however they were written.
 
 Bare numbers (``2,000``, the ``2014`` of ``2014-15``) are not quantities: nothing says what they
-count. Used by the premise check (:mod:`asat_research.premise`) and the extractive generator.
+count; nor is the end of a range of years before ``year`` (the ``98 year`` of "the 1997-98 year of
+income"). Used by the premise check (:mod:`asat_research.premise`) and the extractive generator.
 """
 
 from __future__ import annotations
@@ -43,6 +44,8 @@ _KINDS: dict[tuple[FigureKind, str], tuple[str, int]] = {
     (FigureKind.DURATION, "year"): ("months", 12),
     (FigureKind.COUNT, "member"): ("members", 1),
 }
+# "the 1997-98 year of income": the "98 year" closes a range of years, it is no duration.
+_YEAR_RANGE_BEFORE = re.compile(r"\b(?:19|20)\d{2}\s?[-\u2013/]\s?$")
 _AGE_BEFORE = re.compile(r"\b(?:age(?:d|\s+of)?|turn(?:s|ed|ing)?)\s*$", re.IGNORECASE)
 _AGE_AFTER = re.compile(r"\s*(?:of\s+age|old)\b", re.IGNORECASE)
 
@@ -83,6 +86,8 @@ def quantities(text: str) -> list[Quantity]:
         if age is not None:
             found.append(age)
             continue
+        if figure.kind is FigureKind.DURATION and _YEAR_RANGE_BEFORE.search(text, 0, figure.start):
+            continue  # the end of a range of years ("the 1997-98 year of income"), not a duration
         reading = _KINDS.get((figure.kind, figure.unit))
         if reading is not None:
             kind, factor = reading
