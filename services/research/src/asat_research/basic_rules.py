@@ -68,21 +68,21 @@ class BasicRules:
 
     def __init__(self, timelines: Iterable[ProvisionTimeline]) -> None:
         self._unit: dict[tuple[str, str, int], Unit] = {}
-        self._sections: dict[tuple[Unit, int], list[Section]] = {}
+        by_number: dict[tuple[Unit, int], dict[str, Section]] = {}
         for timeline in timelines:
             for version in timeline.versions:
                 subdivision = unit_of(version.hierarchy, subdivision=True)
                 if subdivision is None:
                     continue
                 unit = (timeline.act, unit_of(version.hierarchy, subdivision=False), subdivision)
+                section = Section(timeline.act, timeline.number, version.heading)
                 for year in version.income_years:
                     self._unit[(timeline.act, timeline.number, year)] = unit
-                    listed = self._sections.setdefault((unit, year), [])
-                    section = Section(timeline.act, timeline.number, version.heading)
                     # a later version in the year replaces an earlier one's heading
-                    listed[:] = [s for s in listed if s.number != timeline.number] + [section]
-        for listed in self._sections.values():
-            listed.sort(key=lambda s: section_order(s.number))
+                    by_number.setdefault((unit, year), {})[timeline.number] = section
+        self._sections: dict[tuple[Unit, int], list[Section]] = {
+            key: sorted(sections.values(), key=lambda s: section_order(s.number)) for key, sections in by_number.items()
+        }
 
     def basic_rule(self, act: str, number: str, income_year: int) -> Section | None:
         """The first section of the Subdivision ``number`` is in during ``income_year`` (within its
