@@ -23,7 +23,6 @@ is declined, since quoting is not confirming. Deterministic: same input, same ou
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from asat_corpus.chunking import chunk_id_of
@@ -31,6 +30,7 @@ from asat_corpus.contracts.verification import too_short_to_quote
 from asat_research.answer_types import AMOUNT, ASKS_AMOUNT, ASKS_WHEN, TIME
 from asat_research.generation.port import GeneratedClaim, Generation, NumberedSpan, Selection
 from asat_research.generation.quantities import quantities
+from asat_research.premise.clients_case import CLIENTS_CASE
 from asat_research.premise.contradiction_port import ContradictionScorer
 from asat_research.premise.detection import detect_premise
 from asat_research.premise.figure_conflicts import (
@@ -54,10 +54,6 @@ QUOTES_PER_CLAIM = 12  # the verifier takes at most 20 quotes a claim
 MODEL_RULE = "model"  # premise_rule of a rejection by the contradiction model
 REJECTION_QUOTES = 3  # subsections of different sections quoted to show a premise wrong
 FIGURE_SECTIONS = 4  # the sections ranked first, where a figure of the question is compared
-# A statement about the client's own case, not about the law ("my client qualifies", "she is fine").
-_CLIENTS_CASE = re.compile(
-    r"^\s*(?:my|our|the|her|his|their)?\s*(?:client(?!'s)|clients(?!')|she|he|i|we)\b", re.IGNORECASE
-)
 ANSWER_TYPE_BONUS = 0.3
 # The reranker's score for the span's subsection (a probability for the domain ranker): the
 # subsection the ranker reads as answering the question is quoted first.
@@ -212,7 +208,7 @@ def _modelled(
     if not any(texts):
         return None
     for statement in statements:
-        if _CLIENTS_CASE.match(statement):
+        if CLIENTS_CASE.match(statement):
             continue
         verdict = contradiction.score(statement, texts)
         if verdict.rejected and verdict.quote is not None and texts[verdict.quote.passage]:
@@ -294,7 +290,7 @@ def _agrees(statements: Sequence[str], groups: Sequence[Sequence[NumberedSpan]])
     figures = {a.statement for a in figure_agreements(statements, _figure_texts(groups))}
     _, rules = rule_readings(statements, _law_lines(groups))
     agreed = {(a.statement, a.kind) for a in rules}
-    of_the_law = [s for s in statements if not _CLIENTS_CASE.match(s)]
+    of_the_law = [s for s in statements if not CLIENTS_CASE.match(s)]
     if not of_the_law:
         return False
     for statement in of_the_law:

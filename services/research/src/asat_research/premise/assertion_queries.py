@@ -20,17 +20,13 @@ from __future__ import annotations
 
 import re
 
+from asat_research.premise.clients_case import CLIENT_FACTS
 from asat_research.premise.detection import detect_premise
 from asat_research.question_words import content_words
 
 MIN_WORDS = 4
 MIN_LEFT_OUT = 3
 MAX_QUERIES = 2
-
-CLIENT_FACTS = re.compile(
-    r"^\s*(?:my|our|the|her|his|their)?\s*(?:client(?:'s|’s|s)?|clients'|she|he|i|we)\b", re.IGNORECASE
-)
-"""A statement of the client's facts ("my client's company owns the house"), not of the law."""
 
 _QUALIFIER = re.compile(
     r"[,;]?\s+\b(?:as\s+long\s+as|so\s+long\s+as|provided\s+that|if|only\s+if|unless|when|whenever|once|"
