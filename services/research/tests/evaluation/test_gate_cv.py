@@ -113,3 +113,12 @@ def test_replay_holds_the_contradiction_models_rejection_to_every_bar() -> None:
     assert replay(modelled, t) == ("abstain_low_relevance", Verdict.MISSING)
     unenacted = replace(modelled, top_score=0.9, gap_score=0.9, gap_kind="not_yet_enacted")
     assert replay(unenacted, t) == ("abstain_not_yet_enacted", Verdict.MISSING)
+
+
+def test_the_replay_waives_the_floors_for_the_rules_the_gate_does() -> None:
+    """gate_cv keeps its own copy of the fixed rules (it replays the gate as a client): a rule added
+    to one and not the other would make the out-of-fold figures describe another gate."""
+    from asat_research import gate
+    from asat_research.evaluation import gate_cv
+
+    assert gate_cv.FIXED_RULES == gate.FIXED_RULES
