@@ -35,11 +35,14 @@ WITH_SERVICE_TOKEN = ASAT_SERVICE_TOKEN="$${ASAT_SERVICE_TOKEN:-$$(cat "$${ASAT_
 static-embedder: install
 	$(PY) -m asat_ingest.distill_static --out models/static-minilm
 
-# `make models`: the static embedder (above), then retrain the relevance ranker from the corpus
-# (fixed seed) against the running index (started by `make up` when down) and write
-# models/relevance/ with its model card; then the premise contradiction model from the corpus's
-# Interpretative Decisions (fixed seed, no index needed) into models/premise/ with its card.
+# `make models`: the static embedder (above); the table fitted to MiniLM's vectors of the corpus
+# (ASAT_EMBEDDER=static-corpus) into models/static-corpus/ (MiniLM's vectors come from the shared
+# vector cache; those missing are embedded first, tens of minutes on a cold cache); then retrain
+# the relevance ranker from the corpus (fixed seed) against the running index (started by `make up`
+# when down) and write models/relevance/ with its model card; then the premise contradiction model
+# from the corpus's Interpretative Decisions (fixed seed, no index needed) into models/premise/.
 models: install static-embedder
+	$(PY) -m asat_ingest.fit_static --out models/static-corpus
 	@$(PY) scripts/stack.py up
 	$(WITH_SERVICE_TOKEN) $(PY) -m asat_research.relevance.train_cli train
 	$(PY) -m asat_research.premise.train_cli train

@@ -48,7 +48,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ranks: dict[str, list[int | None]] = {mode: [] for mode in MODES}
     started = time.perf_counter()
     for number, case in enumerate(cases, start=1):
-        dense = embedder.embed([case.question])[0]
+        dense = embedder.embed_queries([case.question])[0]
         sparse = QUERY_ENCODER.encode_query(case.question)
         sparse_or_none = None if sparse.is_empty else sparse
         for mode in MODES:

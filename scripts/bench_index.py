@@ -134,7 +134,7 @@ def bench_embedding(texts_count: int, threads: int | None) -> dict[str, Any]:
     for text in texts[:40]:
         query = text[:80]
         t0 = time.perf_counter()
-        embedder.embed([query])
+        embedder.embed_queries([query])
         single.append((time.perf_counter() - t0) * 1000)
     return {
         "texts": len(texts),

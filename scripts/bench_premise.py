@@ -181,7 +181,7 @@ def dense_scores(
     progress(f"  {embedded.hits} from the cache, {embedded.embedded} embedded")
     vectors = dict(zip(texts, (np.asarray(v, dtype=np.float32) for v in embedded.vectors), strict=True))
     progress(f"embedding {len(statements)} statements")
-    queries = [np.asarray(v, dtype=np.float32) for v in embedder.embed([s.statement for s in statements])]
+    queries = [np.asarray(v, dtype=np.float32) for v in embedder.embed_queries([s.statement for s in statements])]
     cache.close()
     stats: RelevanceStats | None = None
     if relevance is not None:

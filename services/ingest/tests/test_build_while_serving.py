@@ -49,6 +49,9 @@ class GatedEmbedder:
         self.release.wait(WAIT_S)
         return self.inner.embed(texts)
 
+    def embed_queries(self, texts: Sequence[str]) -> list[list[float]]:
+        return self.embed(texts)
+
 
 def cache_half(runtime: IngestRuntime) -> int:
     """Put half of the build's texts in the vector cache (as an earlier build would have): the

@@ -14,6 +14,9 @@ KNOWN_EMBEDDERS = {
     # Distilled from the same weights by asat_ingest.distill_static (models/static-minilm/card.json);
     # the embedder's identity names the artifact's hash, so a rebuilt model makes the index stale.
     "static": ("static-minilm (model2vec, distilled from all-MiniLM-L6-v2 int8)", 256),
+    # Documents by a table fitted to MiniLM's vectors of the corpus (asat_ingest.fit_static,
+    # models/static-corpus/card.json), questions by MiniLM: MiniLM's space, so MiniLM's dimension.
+    "static-corpus": ("static-corpus (fitted to all-MiniLM-L6-v2 int8 on the corpus; questions by MiniLM)", 384),
     "hash": ("hash-embedder (tests only)", 384),
 }
 # The BM25 tokenizer's identity: bump it whenever asat_ingest.legal_tokenizer (or the text facts it

@@ -7,8 +7,9 @@
 | ``ASAT_QDRANT_URL`` / ``ASAT_QDRANT_API_KEY`` | server URL / key, for ``qdrant`` | |
 | ``ASAT_INDEX_COLLECTION`` | collection name | ``asat`` |
 | ``ASAT_VECTOR_CACHE_DIR`` | the build cache directory: vectors and BM25 term counts (shared by every checkout on the machine) | ``$XDG_CACHE_HOME/asat/vectors``, else ``~/.cache/asat/vectors`` |
-| ``ASAT_EMBEDDER`` | ``minilm``, ``static`` (distilled from MiniLM, ``models/static-minilm``), ``hash`` (tests only), ``openai``, ``ollama`` | ``minilm`` |
+| ``ASAT_EMBEDDER`` | ``minilm``, ``static-corpus`` (documents by a table fitted to MiniLM on the corpus, ``models/static-corpus``; questions by MiniLM), ``static`` (distilled from MiniLM, ``models/static-minilm``), ``hash`` (tests only), ``openai``, ``ollama`` | ``minilm`` |
 | ``ASAT_STATIC_EMBEDDER_DIR`` | the static model's directory (artifacts and ``card.json``), for ``static`` | ``models/static-minilm`` of this checkout |
+| ``ASAT_STATIC_CORPUS_DIR`` | the fitted table's directory, for ``static-corpus`` | ``models/static-corpus`` of this checkout |
 | ``ASAT_EMBEDDER_MODEL`` / ``_DIM`` / ``_BASE_URL`` / ``_API_KEY`` | for ``openai`` / ``ollama`` | |
 | ``ASAT_INDEX_ACTS`` / ``ASAT_INDEX_RULINGS`` | the index scope (see ``asat_corpus.index_scope``) | all / ``public`` |
 | ``ASAT_INGEST_HOST`` / ``ASAT_INGEST_PORT`` | where ``python -m asat_ingest serve`` listens | ``127.0.0.1`` / ``8720`` |
@@ -28,8 +29,11 @@ from asat_corpus.env_settings import SettingsError, read_settings
 from asat_corpus.index_scope import IndexScope, IndexScopeError, index_scope_from_env
 from asat_corpus.vector_config import VectorConfig, VectorConfigError, vector_config_from_env
 from asat_ingest.client_index import QdrantClientIndex
+from asat_ingest.corpus_static_embedder import CorpusStaticEmbedder
 from asat_ingest.edge_index import QdrantEdgeIndex
 from asat_ingest.embedder import Embedder
+from asat_ingest.fit_static import DEFAULT_OUT as FITTED_MODEL_DIR
+from asat_ingest.fit_static import REFIT_HINT
 from asat_ingest.hash_embedder import HashEmbedder
 from asat_ingest.minilm_embedder import MiniLmOnnxEmbedder
 from asat_ingest.ollama_embedder import OllamaEmbedder
@@ -61,6 +65,7 @@ class IngestConfig:
     host: str = "127.0.0.1"
     port: int = 8720
     static_model_dir: Path | None = None  # None: models/static-minilm of this checkout
+    static_corpus_model_dir: Path | None = None  # None: models/static-corpus of this checkout
 
 
 def default_vector_cache_dir(values: Mapping[str, str]) -> Path:
@@ -98,6 +103,7 @@ def config_from_env(env: Mapping[str, str] | None = None) -> IngestConfig:
         host=settings.host,
         port=settings.port,
         static_model_dir=settings.static_model_dir,
+        static_corpus_model_dir=settings.static_corpus_model_dir,
     )
 
 
@@ -121,6 +127,17 @@ def build_embedder(config: IngestConfig, for_queries: bool = False) -> Embedder:
                 f"ASAT_EMBEDDER=static declares {vc.dim} (asat_corpus.vector_config): rebuild it with `make static-embedder`"
             )
         return static
+    if vc.embedder == "static-corpus":
+        directory = config.static_corpus_model_dir or FITTED_MODEL_DIR
+        table = StaticEmbedder(
+            directory, REFIT_HINT, identity_name="static-corpus-table"
+        )  # EmbedderError when missing or changed
+        if table.dim != vc.dim:
+            raise ConfigError(
+                f"the fitted table in {directory} has dim={table.dim}, but ASAT_EMBEDDER=static-corpus declares "
+                f"{vc.dim} (asat_corpus.vector_config): refit it with `python -m asat_ingest.fit_static`"
+            )
+        return CorpusStaticEmbedder(table, MiniLmOnnxEmbedder(threads=QUERY_THREADS if for_queries else None))
     if vc.embedder == "hash":
         return HashEmbedder(vc.dim)
     if vc.embedder == "openai":

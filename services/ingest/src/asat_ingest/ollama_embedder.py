@@ -58,6 +58,10 @@ class OllamaEmbedder:
         embeddings = reply_items(reply, "embeddings", len(texts), what)
         return [check_vector(vector, self._dim, what) for vector in embeddings]
 
+    def embed_queries(self, texts: Sequence[str]) -> list[list[float]]:
+        """Questions are embedded as documents are."""
+        return self.embed(texts)
+
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         return embed_in_batches(texts, self._batch_size, self._embed_batch)
 

@@ -74,6 +74,10 @@ class OpenAICompatibleEmbedder:
             raise EmbedderError(f"{what} returned indices {sorted(by_index)} for {len(texts)} inputs")
         return [by_index[i] for i in range(len(texts))]
 
+    def embed_queries(self, texts: Sequence[str]) -> list[list[float]]:
+        """Questions are embedded as documents are."""
+        return self.embed(texts)
+
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         return embed_in_batches(texts, self._batch_size, self._embed_batch)
 

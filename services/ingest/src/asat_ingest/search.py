@@ -97,7 +97,7 @@ class IndexSearcher:
         axis: str = IN_FORCE,
     ) -> list[SearchHit]:
         cleaned = check_search_input(query, income_year, limit, acts, self.known_acts)
-        dense = self._embedder.embed([cleaned])[0]
+        dense = self._embedder.embed_queries([cleaned])[0]
         sparse = _QUERY_ENCODER.encode_query(cleaned)
         hits = self._index.hybrid_search(
             dense,

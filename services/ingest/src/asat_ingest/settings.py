@@ -53,3 +53,8 @@ class IngestSettings(EnvSettings):
         validation_alias="ASAT_STATIC_EMBEDDER_DIR",
         description="the static embedder's model directory (its artifacts and card.json)",
     )
+    static_corpus_model_dir: Path | None = Field(
+        default=None,
+        validation_alias="ASAT_STATIC_CORPUS_DIR",
+        description="the corpus-fitted static table's directory (ASAT_EMBEDDER=static-corpus)",
+    )

@@ -11,7 +11,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
+import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +23,7 @@ from asat_ingest.embedder import EmbedderError
 
 DEFAULT_MODEL_DIR = Path(__file__).resolve().parents[4] / "models" / "static-minilm"
 CARD_FILE = "card.json"
+MODEL_CARD_FILE = "MODEL_CARD.md"
 REBUILD_HINT = (
     "run `make static-embedder` (part of `make models`), restore models/static-minilm/ from git, "
     "or point ASAT_STATIC_EMBEDDER_DIR at a copy"
@@ -53,29 +58,74 @@ class CheckedArtifact:
         return int(self.card["hyper_parameters"]["max_tokens"])
 
 
-def read_checked(directory: Path) -> CheckedArtifact:
+def read_checked(directory: Path, hint: str = REBUILD_HINT) -> CheckedArtifact:
     """The card of ``directory`` and the bytes of every artifact it lists, each checked against its sha256."""
     card_file = directory / CARD_FILE
     if not card_file.is_file():
-        raise EmbedderError(f"the static embedding model is missing ({card_file} does not exist): {REBUILD_HINT}")
+        raise EmbedderError(f"the static embedding model is missing ({card_file} does not exist): {hint}")
     try:
         card: dict[str, Any] = json.loads(card_file.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        raise EmbedderError(f"{card_file} cannot be read ({exc}): {REBUILD_HINT}") from exc
+        raise EmbedderError(f"{card_file} cannot be read ({exc}): {hint}") from exc
     artifacts = card.get("artifacts")
     if not isinstance(artifacts, dict) or not artifacts or not isinstance(card.get("dim"), int):
-        raise EmbedderError(f"{card_file} lists no artifacts or no dim: {REBUILD_HINT}")
+        raise EmbedderError(f"{card_file} lists no artifacts or no dim: {hint}")
     blobs: dict[str, bytes] = {}
     for name, expected in sorted(artifacts.items()):
         path = directory / str(name)
         if not path.is_file():
-            raise EmbedderError(f"{path} is missing: {REBUILD_HINT}")
+            raise EmbedderError(f"{path} is missing: {hint}")
         blob = path.read_bytes()
         actual = hashlib.sha256(blob).hexdigest()
         if actual != expected:
             raise EmbedderError(
                 f"{path} does not match its model card (sha256 {actual[:12]}, card {str(expected)[:12]}): "
-                f"the static embedding model was changed; {REBUILD_HINT}"
+                f"the static embedding model was changed; {hint}"
             )
         blobs[str(name)] = blob
     return CheckedArtifact(directory, card, {str(k): str(v) for k, v in artifacts.items()}, blobs)
+
+
+def package_version(name: str) -> str:
+    """The installed version of ``name``, for a model card ("not installed" when it is not)."""
+    try:
+        return version(name)
+    except PackageNotFoundError:
+        return "not installed"
+
+
+def write_static_model(
+    out: Path,
+    vectors: Any,
+    tokenizer: Any,
+    config: Any,
+    card: dict[str, Any],
+    markdown: Callable[[dict[str, Any]], str],
+) -> dict[str, Any]:
+    """Save a model2vec ``StaticModel`` into ``out`` (its files replaced) with ``card.json`` and
+    ``MODEL_CARD.md``; returns ``card`` with every artifact's sha256 and size added.
+
+    The files are written to a staging directory beside ``out`` and moved in with the card last:
+    until the card is replaced, the old card refuses the new artifacts.
+    """
+    from model2vec.persistence import save_pretrained
+
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=out.parent, prefix=f".{out.name}-") as scratch:
+        staging = Path(scratch)
+        save_pretrained(staging, vectors, tokenizer, config, create_model_card=False)
+        files = sorted(p.name for p in staging.iterdir() if p.is_file())
+        sizes = {name: (staging / name).stat().st_size for name in files}
+        card = {
+            **card,
+            "size_bytes": sum(sizes.values()),
+            "sizes_bytes": sizes,
+            "artifacts": {name: hashlib.sha256((staging / name).read_bytes()).hexdigest() for name in files},
+        }
+        (staging / CARD_FILE).write_text(json.dumps(card, indent=2) + "\n", encoding="utf-8")
+        (staging / MODEL_CARD_FILE).write_text(markdown(card), encoding="utf-8")
+        out.mkdir(parents=True, exist_ok=True)
+        for name in [*files, MODEL_CARD_FILE, CARD_FILE]:
+            (staging / name).chmod(0o644)
+            shutil.move(str(staging / name), str(out / name))
+    return card

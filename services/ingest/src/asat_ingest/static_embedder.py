@@ -32,22 +32,26 @@ MODEL_NAME = "static-minilm"
 class StaticEmbedder:
     """The distilled static model; the artifact is read, checked and loaded when constructed."""
 
-    def __init__(self, model_dir: Path | None = None) -> None:
+    def __init__(
+        self, model_dir: Path | None = None, hint: str = REBUILD_HINT, identity_name: str = MODEL_NAME
+    ) -> None:
+        """``hint``: what an error tells the user to run; ``identity_name``: the identity's first field
+        (the corpus-fitted table is served by this class under its own name and command)."""
         from model2vec import StaticModel
         from safetensors.numpy import load as load_safetensors
         from tokenizers import Tokenizer
 
-        checked = read_checked(model_dir if model_dir is not None else DEFAULT_MODEL_DIR)
+        checked = read_checked(model_dir if model_dir is not None else DEFAULT_MODEL_DIR, hint)
         for name in ("model.safetensors", "tokenizer.json", "config.json"):
             if name not in checked.blobs:
-                raise EmbedderError(f"{checked.directory}/card.json does not list {name}: {REBUILD_HINT}")
+                raise EmbedderError(f"{checked.directory}/card.json does not list {name}: {hint}")
         tensors = load_safetensors(checked.blobs["model.safetensors"])
         if "embeddings" not in tensors:
-            raise EmbedderError(f"{checked.directory}/model.safetensors holds no embeddings: {REBUILD_HINT}")
+            raise EmbedderError(f"{checked.directory}/model.safetensors holds no embeddings: {hint}")
         table = np.asarray(tensors["embeddings"]).astype(np.float32)
         if table.ndim != 2 or table.shape[1] != checked.dim:
             raise EmbedderError(
-                f"{checked.directory}: the table is {table.shape}, but the card says dim={checked.dim}: {REBUILD_HINT}"
+                f"{checked.directory}: the table is {table.shape}, but the card says dim={checked.dim}: {hint}"
             )
         tokenizer = Tokenizer.from_str(checked.blobs["tokenizer.json"].decode("utf-8"))
         config = json.loads(checked.blobs["config.json"])
@@ -57,10 +61,10 @@ class StaticEmbedder:
         )
         self._empty = _unit(table.mean(axis=0, keepdims=True))[0]
         if not np.any(self._empty):
-            raise EmbedderError(f"{checked.directory}/model.safetensors is all zeros: {REBUILD_HINT}")
+            raise EmbedderError(f"{checked.directory}/model.safetensors is all zeros: {hint}")
         self._dim = checked.dim
         self._identity = (
-            f"{MODEL_NAME}|artifacts-sha256={checked.digest[:16]}|dim={self._dim}"
+            f"{identity_name}|artifacts-sha256={checked.digest[:16]}|dim={self._dim}"
             f"|max-tokens={self._max_tokens}|pool=mean|norm=l2"
         )
 
@@ -85,6 +89,10 @@ class StaticEmbedder:
         empty = ~np.any(vectors, axis=1)
         vectors[empty] = self._empty
         return vectors
+
+    def embed_queries(self, texts: Sequence[str]) -> list[list[float]]:
+        """Questions are embedded as documents are."""
+        return self.embed(texts)
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         if not texts:

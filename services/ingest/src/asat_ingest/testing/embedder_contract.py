@@ -50,3 +50,24 @@ class EmbedderContract:
     def test_different_texts_differ(self, embedder: Embedder) -> None:
         first, second = embedder.embed(TEXTS[:2])
         assert first != second
+
+    def test_queries_have_the_declared_dimension_and_are_deterministic(self, embedder: Embedder) -> None:
+        queries = embedder.embed_queries(TEXTS[:4])
+        assert len(queries) == 4 and all(len(v) == embedder.dim for v in queries)
+        assert all(math.isfinite(x) for v in queries for x in v)
+        assert embedder.embed_queries(TEXTS[:4]) == queries
+        assert embedder.embed_queries([]) == []
+
+    def test_a_query_is_nearest_its_own_document(self, embedder: Embedder) -> None:
+        """Questions and documents share one space: each of the first texts, as a query, is
+        nearer its own document vector than the others' (cosine)."""
+        documents = embedder.embed(TEXTS[:4])
+        for position, query in enumerate(embedder.embed_queries(TEXTS[:4])):
+            scores = [_cosine(query, document) for document in documents]
+            assert max(range(4), key=scores.__getitem__) == position
+
+
+def _cosine(a: list[float], b: list[float]) -> float:
+    dot = sum(x * y for x, y in zip(a, b, strict=True))
+    norms = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
+    return dot / norms if norms else 0.0
