@@ -71,6 +71,12 @@ RULES: tuple[Rule, ...] = (
         HELP,
         "rewrites models/static-minilm (a minute); services/ingest/tests/test_distill_static.py distils a slice",
     ),
+    Rule(
+        r"-m asat_ingest\.fit_static\b",
+        HELP,
+        "rewrites models/static-corpus from MiniLM's vectors of the whole corpus (ten minutes with the vector cache "
+        "full); services/ingest/tests/test_fit_static.py fits planted tables and serves what it writes",
+    ),
     Rule(r"-m asat_research\.eval_compare\b", HELP, "compares two eval runs that make eval writes under var/eval/"),
     Rule(
         r"scripts/calibrate_gate_cv\.py\b",
