@@ -129,9 +129,8 @@ def build_embedder(config: IngestConfig, for_queries: bool = False) -> Embedder:
         return static
     if vc.embedder == "static-corpus":
         directory = config.static_corpus_model_dir or FITTED_MODEL_DIR
-        table = StaticEmbedder(
-            directory, REFIT_HINT, identity_name="static-corpus-table"
-        )  # EmbedderError when missing or changed
+        # EmbedderError when the table is missing or changed
+        table = StaticEmbedder(directory, REFIT_HINT, identity_name="static-corpus-table")
         if table.dim != vc.dim:
             raise ConfigError(
                 f"the fitted table in {directory} has dim={table.dim}, but ASAT_EMBEDDER=static-corpus declares "
