@@ -13,9 +13,8 @@ from asat_corpus.vector_config import KNOWN_EMBEDDERS
 from asat_ingest.composition import build_embedder, config_from_env
 from asat_ingest.corpus_static_embedder import CorpusStaticEmbedder
 from asat_ingest.embedder import EmbedderError
-from asat_ingest.fit_static import DEFAULT_OUT
 from asat_ingest.minilm_embedder import MiniLmOnnxEmbedder
-from asat_ingest.static_artifact import DEFAULT_MODEL_DIR
+from asat_ingest.static_artifact import DEFAULT_MODEL_DIR, FITTED_MODEL_DIR
 from asat_ingest.static_embedder import StaticEmbedder
 from asat_ingest.testing.embedder_contract import EmbedderContract
 
@@ -34,7 +33,7 @@ def minilm() -> MiniLmOnnxEmbedder:
 
 @pytest.fixture(scope="module")
 def fitted(minilm: MiniLmOnnxEmbedder) -> CorpusStaticEmbedder:
-    return CorpusStaticEmbedder(StaticEmbedder(DEFAULT_OUT, identity_name="static-corpus-table"), minilm)
+    return CorpusStaticEmbedder(StaticEmbedder(FITTED_MODEL_DIR, identity_name="static-corpus-table"), minilm)
 
 
 class TestCorpusStaticEmbedder(EmbedderContract):
@@ -82,7 +81,7 @@ def test_a_missing_or_changed_table_says_what_to_run(tmp_path: Path) -> None:
     with pytest.raises(EmbedderError, match="make models"):
         build_embedder(config_from_env(env))
     copy = tmp_path / "copy"
-    shutil.copytree(DEFAULT_OUT, copy)
+    shutil.copytree(FITTED_MODEL_DIR, copy)
     (copy / "config.json").write_text(json.dumps({"changed": True}))
     with pytest.raises(EmbedderError, match="ASAT_STATIC_CORPUS_DIR"):
         build_embedder(config_from_env(dict(env, ASAT_STATIC_CORPUS_DIR=str(copy))))

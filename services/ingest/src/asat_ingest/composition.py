@@ -32,14 +32,13 @@ from asat_ingest.client_index import QdrantClientIndex
 from asat_ingest.corpus_static_embedder import CorpusStaticEmbedder
 from asat_ingest.edge_index import QdrantEdgeIndex
 from asat_ingest.embedder import Embedder
-from asat_ingest.fit_static import DEFAULT_OUT as FITTED_MODEL_DIR
-from asat_ingest.fit_static import REFIT_HINT
 from asat_ingest.hash_embedder import HashEmbedder
 from asat_ingest.minilm_embedder import MiniLmOnnxEmbedder
 from asat_ingest.ollama_embedder import OllamaEmbedder
 from asat_ingest.openai_embedder import OpenAICompatibleEmbedder
 from asat_ingest.settings import INDEX_KINDS as INDEX_KINDS
 from asat_ingest.settings import IngestSettings
+from asat_ingest.static_artifact import FITTED_MODEL_DIR, REFIT_HINT
 from asat_ingest.static_embedder import StaticEmbedder
 from asat_ingest.term_count_cache import TermCountCache
 from asat_ingest.vector_cache import VectorCache

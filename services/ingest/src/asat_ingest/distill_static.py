@@ -44,7 +44,13 @@ import numpy.typing as npt
 
 from asat_ingest.embedder import EmbedderError
 from asat_ingest.minilm_embedder import MINILM_DIM, default_model_path, default_tokenizer_path
-from asat_ingest.static_artifact import DEFAULT_MODEL_DIR, package_version, write_static_model
+from asat_ingest.static_artifact import (
+    BASE_MODEL,
+    DEFAULT_MODEL_DIR,
+    model2vec_config,
+    package_version,
+    write_static_model,
+)
 
 PCA_DIMS = 256
 SIF_COEFFICIENT = 1e-4
@@ -56,7 +62,6 @@ DTYPES = ("float16", "float32", "int8")
 DTYPE = "int8"
 MAX_TOKENS = 512  # word pieces of a text that count (model2vec's default); a static model has no limit of its own
 BATCH = 1024  # tokens per forward pass while distilling
-BASE_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 
 
 def clean_vocabulary(
@@ -237,7 +242,6 @@ def distill(
     threads: int | None = None,
 ) -> dict[str, Any]:
     """Distil the static model into ``out`` (its files replaced) and return its card."""
-    from model2vec.types import StaticModelConfig
     from tokenizers import Tokenizer
 
     if dtype not in DTYPES:
@@ -266,18 +270,7 @@ def distill(
     weighted = projected * zipf_sif_weights(len(projected), sif_coefficient)[:, None]
     vectors = quantise(weighted, dtype)
     tokenizer = Tokenizer.from_str(json.dumps(cleaned))
-    config: StaticModelConfig = {
-        "model_type": "model2vec",
-        "architectures": ["StaticModel"],
-        "tokenizer_name": BASE_MODEL,
-        "apply_pca": pca_dims,
-        "sif_coefficient": sif_coefficient,
-        "hidden_dim": pca_dims,
-        "seq_length": 1000000,
-        "normalize": True,
-        "pooling": "mean",
-        "max_length": MAX_TOKENS,
-    }
+    config = model2vec_config(pca_dims, MAX_TOKENS, apply_pca=pca_dims, sif_coefficient=sif_coefficient)
     card: dict[str, Any] = {
         "model": "static embeddings distilled from all-MiniLM-L6-v2 (int8 ONNX) by model2vec's method",
         "base_model": BASE_MODEL,

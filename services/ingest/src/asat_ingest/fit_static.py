@@ -44,9 +44,14 @@ import numpy.typing as npt
 from asat_ingest.distill_static import TOKEN_REMOVE_PATTERN, clean_vocabulary, quantise, token_embeddings
 from asat_ingest.embedder import EmbedderError
 from asat_ingest.minilm_embedder import MINILM_DIM, default_model_path, default_tokenizer_path
-from asat_ingest.static_artifact import package_version, write_static_model
+from asat_ingest.static_artifact import (
+    BASE_MODEL,
+    FITTED_MODEL_DIR,
+    model2vec_config,
+    package_version,
+    write_static_model,
+)
 
-DEFAULT_OUT = Path(__file__).resolve().parents[4] / "models" / "static-corpus"
 MAX_TOKENS = 254  # MiniLM reads 256 word pieces, [CLS] and [SEP] among them
 RIDGES = (1e-4, 3e-4, 1e-3)
 ITERATIONS = 150
@@ -58,11 +63,6 @@ SCALE_ROUNDS = 2
 ROUND_ITERATIONS = 60
 HOLDOUT_EVERY = 20  # a text is held out when the sha256 of its text is 0 modulo this
 DTYPE = "int8"
-REFIT_HINT = (
-    "run `make models` (or `python -m asat_ingest.fit_static`), restore models/static-corpus/ from git, "
-    "or point ASAT_STATIC_CORPUS_DIR at a copy"
-)
-BASE_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 
 Matrix = npt.NDArray[np.float32]
 
@@ -331,7 +331,6 @@ def fit_from_corpus(
     progress: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
     """Fit the table on the default scope's texts and write the model into ``out``; returns its card."""
-    from model2vec.types import StaticModelConfig
     from tokenizers import Tokenizer
 
     from asat_corpus.corpus_build import load_corpus
@@ -361,11 +360,12 @@ def fit_from_corpus(
         say(f"MiniLM vectors: {done:,} of {len(texts):,}")
 
     teacher_started = time.monotonic()
+    by_length = sorted(texts, key=len)  # MiniLM batches texts of one length with little padding
     try:
-        embedded = embed_with_cache(teacher, cache, sorted(texts, key=len), on_progress=on_embedded)
+        embedded = embed_with_cache(teacher, cache, by_length, on_progress=on_embedded)
     finally:
         cache.close()
-    by_text = dict(zip(sorted(texts, key=len), embedded.vectors, strict=True))
+    by_text = dict(zip(by_length, embedded.vectors, strict=True))
     targets = np.asarray([by_text[t] for t in texts], dtype=np.float32)
     teacher_seconds = time.monotonic() - teacher_started
 
@@ -382,18 +382,7 @@ def fit_from_corpus(
     token_pass = time.monotonic() - pass_started
     fit = fit_table(shares, targets, distilled, held_out(texts), ridges, iterations, DTYPE, say)
     vectors = quantise(fit.table.astype(np.float64), DTYPE)
-    model_config: StaticModelConfig = {
-        "model_type": "model2vec",
-        "architectures": ["StaticModel"],
-        "tokenizer_name": BASE_MODEL,
-        "apply_pca": None,
-        "sif_coefficient": None,
-        "hidden_dim": MINILM_DIM,
-        "seq_length": 1000000,
-        "normalize": True,
-        "pooling": "mean",
-        "max_length": MAX_TOKENS,
-    }
+    model_config = model2vec_config(MINILM_DIM, MAX_TOKENS)
     card: dict[str, Any] = {
         "model": "static embeddings fitted to all-MiniLM-L6-v2 (int8 ONNX) on the corpus's texts",
         "base_model": BASE_MODEL,
@@ -448,7 +437,7 @@ def fit_from_corpus(
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m asat_ingest.fit_static", description=__doc__.split("\n")[0])
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="the model directory (models/static-corpus)")
+    parser.add_argument("--out", type=Path, default=FITTED_MODEL_DIR, help="the model directory (models/static-corpus)")
     parser.add_argument("--iterations", type=int, default=ITERATIONS, help=f"conjugate-gradient steps ({ITERATIONS})")
     parser.add_argument("--json", action="store_true", help="print the card as JSON")
     args = parser.parse_args(argv)

@@ -28,6 +28,30 @@ REBUILD_HINT = (
     "run `make static-embedder` (part of `make models`), restore models/static-minilm/ from git, "
     "or point ASAT_STATIC_EMBEDDER_DIR at a copy"
 )
+BASE_MODEL = "sentence-transformers/all-MiniLM-L6-v2"  # what both static models derive from
+FITTED_MODEL_DIR = DEFAULT_MODEL_DIR.parent / "static-corpus"  # the table asat_ingest.fit_static writes
+REFIT_HINT = (
+    "run `make models` (or `python -m asat_ingest.fit_static`), restore models/static-corpus/ from git, "
+    "or point ASAT_STATIC_CORPUS_DIR at a copy"
+)
+
+
+def model2vec_config(
+    hidden_dim: int, max_length: int, apply_pca: int | None = None, sif_coefficient: float | None = None
+) -> dict[str, Any]:
+    """The ``config.json`` of a mean-pooled, normalised model2vec ``StaticModel`` over MiniLM's vocabulary (pure)."""
+    return {
+        "model_type": "model2vec",
+        "architectures": ["StaticModel"],
+        "tokenizer_name": BASE_MODEL,
+        "apply_pca": apply_pca,
+        "sif_coefficient": sif_coefficient,
+        "hidden_dim": hidden_dim,
+        "seq_length": 1000000,
+        "normalize": True,
+        "pooling": "mean",
+        "max_length": max_length,
+    }
 
 
 def artifacts_digest(artifacts: dict[str, str]) -> str:
