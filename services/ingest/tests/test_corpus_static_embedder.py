@@ -8,10 +8,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from asat_corpus.vector_config import KNOWN_EMBEDDERS
-from asat_ingest.composition import build_embedder, config_from_env
-from asat_ingest.corpus_static_embedder import CorpusStaticEmbedder
+from asat_ingest.composition import ConfigError, build_embedder, config_from_env
+from asat_ingest.corpus_static_embedder import CorpusStaticEmbedder, split_by_length
 from asat_ingest.embedder import EmbedderError
 from asat_ingest.minilm_embedder import MiniLmOnnxEmbedder
 from asat_ingest.static_artifact import DEFAULT_MODEL_DIR, FITTED_MODEL_DIR
@@ -36,10 +38,60 @@ def fitted(minilm: MiniLmOnnxEmbedder) -> CorpusStaticEmbedder:
     return CorpusStaticEmbedder(StaticEmbedder(FITTED_MODEL_DIR, identity_name="static-corpus-table"), minilm)
 
 
+@pytest.fixture(scope="module")
+def split(minilm: MiniLmOnnxEmbedder) -> CorpusStaticEmbedder:
+    """Documents of at most 16 word pieces by MiniLM, longer ones by the table."""
+    return CorpusStaticEmbedder(StaticEmbedder(FITTED_MODEL_DIR, identity_name="static-corpus-table"), minilm, 16)
+
+
 class TestCorpusStaticEmbedder(EmbedderContract):
     @pytest.fixture
     def embedder(self, fitted: CorpusStaticEmbedder) -> CorpusStaticEmbedder:
         return fitted
+
+
+class TestCorpusStaticEmbedderShortTextsByMiniLm(EmbedderContract):
+    @pytest.fixture
+    def embedder(self, split: CorpusStaticEmbedder) -> CorpusStaticEmbedder:
+        return split
+
+
+@given(st.lists(st.integers(min_value=0, max_value=300), max_size=40), st.integers(min_value=0, max_value=256))
+def test_the_split_by_length_is_a_partition_in_order(counts: list[int], cut: int) -> None:
+    exact, by_table = split_by_length(counts, cut)
+    assert sorted(exact + by_table) == list(range(len(counts)))
+    assert exact == sorted(exact) and by_table == sorted(by_table)
+    assert all(counts[i] <= cut for i in exact) and all(counts[i] > cut for i in by_table)
+
+
+def test_short_documents_come_from_minilm_and_long_ones_from_the_table(
+    split: CorpusStaticEmbedder, fitted: CorpusStaticEmbedder, minilm: MiniLmOnnxEmbedder
+) -> None:
+    short = "Section 8-1: general deductions."
+    assert minilm.count_tokens(short) <= 16 < minilm.count_tokens(ON_POINT)
+    vectors = split.embed([ON_POINT, short, OFF_POINT])
+    assert vectors[1] == minilm.embed([short])[0]
+    assert vectors[0] == fitted.embed([ON_POINT])[0] and vectors[2] == fitted.embed([OFF_POINT])[0]
+    assert vectors[0] != minilm.embed([ON_POINT])[0]
+
+
+def test_the_identity_names_the_split(split: CorpusStaticEmbedder, fitted: CorpusStaticEmbedder) -> None:
+    assert "|exact-up-to=16|" in split.identity and "|exact-up-to=0|" in fitted.identity
+    assert split.identity != fitted.identity
+
+
+@pytest.mark.parametrize("cut", [-1, 257])
+def test_a_cut_beyond_minilms_reach_is_refused(minilm: MiniLmOnnxEmbedder, cut: int) -> None:
+    with pytest.raises(EmbedderError, match="ASAT_STATIC_CORPUS_EXACT_TOKENS"):
+        CorpusStaticEmbedder(StaticEmbedder(FITTED_MODEL_DIR, identity_name="static-corpus-table"), minilm, cut)
+
+
+def test_the_cut_is_read_from_the_environment(tmp_path: Path) -> None:
+    env = {"ASAT_EMBEDDER": "static-corpus", "HOME": str(tmp_path), "ASAT_STATIC_CORPUS_EXACT_TOKENS": "48"}
+    embedder = build_embedder(config_from_env(env))
+    assert isinstance(embedder, CorpusStaticEmbedder) and embedder.exact_up_to == 48
+    with pytest.raises(ConfigError, match="ASAT_STATIC_CORPUS_EXACT_TOKENS"):
+        config_from_env(dict(env, ASAT_STATIC_CORPUS_EXACT_TOKENS="300"))
 
 
 def test_documents_come_from_the_table_and_questions_from_minilm(

@@ -10,6 +10,7 @@
 | ``ASAT_EMBEDDER`` | ``minilm``, ``static-corpus`` (documents by a table fitted to MiniLM on the corpus, ``models/static-corpus``; questions by MiniLM), ``static`` (distilled from MiniLM, ``models/static-minilm``), ``hash`` (tests only), ``openai``, ``ollama`` | ``minilm`` |
 | ``ASAT_STATIC_EMBEDDER_DIR`` | the static model's directory (artifacts and ``card.json``), for ``static`` | ``models/static-minilm`` of this checkout |
 | ``ASAT_STATIC_CORPUS_DIR`` | the fitted table's directory, for ``static-corpus`` | ``models/static-corpus`` of this checkout |
+| ``ASAT_STATIC_CORPUS_EXACT_TOKENS`` | for ``static-corpus``: documents of at most this many word pieces are embedded by MiniLM itself (0 to 256) | ``settings.STATIC_CORPUS_EXACT_TOKENS`` |
 | ``ASAT_EMBEDDER_MODEL`` / ``_DIM`` / ``_BASE_URL`` / ``_API_KEY`` | for ``openai`` / ``ollama`` | |
 | ``ASAT_INDEX_ACTS`` / ``ASAT_INDEX_RULINGS`` | the index scope (see ``asat_corpus.index_scope``) | all / ``public`` |
 | ``ASAT_INGEST_HOST`` / ``ASAT_INGEST_PORT`` | where ``python -m asat_ingest serve`` listens | ``127.0.0.1`` / ``8720`` |
@@ -37,7 +38,7 @@ from asat_ingest.minilm_embedder import MiniLmOnnxEmbedder
 from asat_ingest.ollama_embedder import OllamaEmbedder
 from asat_ingest.openai_embedder import OpenAICompatibleEmbedder
 from asat_ingest.settings import INDEX_KINDS as INDEX_KINDS
-from asat_ingest.settings import IngestSettings
+from asat_ingest.settings import STATIC_CORPUS_EXACT_TOKENS, IngestSettings
 from asat_ingest.static_artifact import FITTED_MODEL_DIR, REFIT_HINT
 from asat_ingest.static_embedder import StaticEmbedder
 from asat_ingest.term_count_cache import TermCountCache
@@ -65,6 +66,7 @@ class IngestConfig:
     port: int = 8720
     static_model_dir: Path | None = None  # None: models/static-minilm of this checkout
     static_corpus_model_dir: Path | None = None  # None: models/static-corpus of this checkout
+    static_corpus_exact_tokens: int = STATIC_CORPUS_EXACT_TOKENS
 
 
 def default_vector_cache_dir(values: Mapping[str, str]) -> Path:
@@ -103,6 +105,7 @@ def config_from_env(env: Mapping[str, str] | None = None) -> IngestConfig:
         port=settings.port,
         static_model_dir=settings.static_model_dir,
         static_corpus_model_dir=settings.static_corpus_model_dir,
+        static_corpus_exact_tokens=settings.static_corpus_exact_tokens,
     )
 
 
@@ -135,7 +138,8 @@ def build_embedder(config: IngestConfig, for_queries: bool = False) -> Embedder:
                 f"the fitted table in {directory} has dim={table.dim}, but ASAT_EMBEDDER=static-corpus declares "
                 f"{vc.dim} (asat_corpus.vector_config): refit it with `python -m asat_ingest.fit_static`"
             )
-        return CorpusStaticEmbedder(table, MiniLmOnnxEmbedder(threads=QUERY_THREADS if for_queries else None))
+        minilm = MiniLmOnnxEmbedder(threads=QUERY_THREADS if for_queries else None)
+        return CorpusStaticEmbedder(table, minilm, exact_up_to=config.static_corpus_exact_tokens)
     if vc.embedder == "hash":
         return HashEmbedder(vc.dim)
     if vc.embedder == "openai":

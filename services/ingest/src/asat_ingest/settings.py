@@ -17,6 +17,10 @@ from asat_ingest.vector_index import DEFAULT_COLLECTION
 
 IndexKind = Literal["edge", "qdrant", "qdrant-local"]
 INDEX_KINDS: tuple[IndexKind, ...] = ("edge", "qdrant", "qdrant-local")
+# Documents this short are embedded by MiniLM under ASAT_EMBEDDER=static-corpus: chosen in
+# docs/ingest.md ("Short texts by MiniLM") from the table's agreement with MiniLM by length and
+# MiniLM's rate, never from the gold set.
+STATIC_CORPUS_EXACT_TOKENS = 0
 
 
 class IngestSettings(EnvSettings):
@@ -57,4 +61,12 @@ class IngestSettings(EnvSettings):
         default=None,
         validation_alias="ASAT_STATIC_CORPUS_DIR",
         description="the corpus-fitted static table's directory (ASAT_EMBEDDER=static-corpus)",
+    )
+    static_corpus_exact_tokens: int = Field(
+        default=STATIC_CORPUS_EXACT_TOKENS,
+        ge=0,
+        le=256,
+        validation_alias="ASAT_STATIC_CORPUS_EXACT_TOKENS",
+        description="for ASAT_EMBEDDER=static-corpus, documents of at most this many word pieces are embedded "
+        "by MiniLM itself (0 to 256; 0: every document by the table)",
     )
