@@ -131,6 +131,12 @@ RULES: tuple[Rule, ...] = (
         "clones, installs and builds the whole index from empty caches (many minutes)",
     ),
     Rule(r"scripts/bench_first_stage\.py", HELP, "searches the whole index in process for every suite case"),
+    Rule(
+        r"scripts/bench_static_split\.py",
+        HELP,
+        "reads MiniLM's vectors of the whole scope from the cache a MiniLM build leaves, and times MiniLM "
+        "per length bucket; services/ingest/tests/test_corpus_static_embedder.py tests the split it measures",
+    ),
     Rule(r"scripts/bench_premise\.py", HELP, "reads every Interpretative Decision and scores 484 statements (minutes)"),
     Rule(
         r"-m asat_research\.premise\.train_cli train",

@@ -12,6 +12,8 @@ from compose_model import DEV_COMPOSE, REPO_ROOT, SERVICE_DOCKERFILES, load_yaml
 
 PINNED_PYTHON = re.compile(r"^python:3\.11\.\d+-slim-(bookworm|trixie)$")
 PORTS = {"verifier": 8710, "ingest": 8720, "research": 8730, "web": 8740, "extraction": 8750}
+# Built by `make models` and committed; the images that serve them copy them in.
+SHIPPED_MODELS = ("models/relevance", "models/premise", "models/static-minilm", "models/static-corpus")
 
 
 def instructions(path: Path) -> list[tuple[str, str]]:
@@ -107,10 +109,27 @@ def test_copied_sources_exist_and_are_only_pyproject_and_src(service: str) -> No
         if keyword == "COPY" and "--from" not in args:
             source = args.split()[0]
             assert (REPO_ROOT / source).exists(), source
-            # Package sources, and for research the trained models that ship with the repository.
-            assert source.endswith(("pyproject.toml", "/src")) or source in ("models/relevance", "models/premise"), (
-                source
-            )
+            # Package sources, and the trained models that ship with the repository.
+            assert source.endswith(("pyproject.toml", "/src")) or source in SHIPPED_MODELS, source
+
+
+@pytest.mark.parametrize(
+    ("service", "model", "variable"),
+    [
+        ("research", "models/relevance", "ASAT_RERANKER_MODEL_DIR"),
+        ("research", "models/premise", "ASAT_PREMISE_MODEL_DIR"),
+        ("ingest", "models/static-minilm", "ASAT_STATIC_EMBEDDER_DIR"),
+        ("ingest", "models/static-corpus", "ASAT_STATIC_CORPUS_DIR"),
+    ],
+)
+def test_each_shipped_model_is_copied_where_its_variable_points(service: str, model: str, variable: str) -> None:
+    """An image without the model (or with the variable pointing elsewhere) would refuse the
+    setting that selects it (ASAT_EMBEDDER=static-corpus, say) only when a container starts."""
+    final = final_stage(SERVICE_DOCKERFILES[service])
+    copies = {args.split()[0]: args.split()[1] for keyword, args in final if keyword == "COPY" and "--from" not in args}
+    assert model in copies, f"{service}'s image does not copy {model}"
+    env = " ".join(args for keyword, args in final if keyword == "ENV")
+    assert re.search(rf"{variable}={re.escape(copies[model])}(\s|$)", env), (variable, copies[model])
 
 
 def test_the_research_image_prepares_the_audit_volumes_for_its_user() -> None:
@@ -139,4 +158,4 @@ def test_dockerignore_allows_only_package_sources() -> None:
     ]
     assert lines[0] == "*", "ignore everything, then allow what the images need"
     allowed = {line[1:] for line in lines if line.startswith("!")}
-    assert allowed == {"services/*/pyproject.toml", "services/*/src", "models/relevance", "models/premise"}
+    assert allowed == {"services/*/pyproject.toml", "services/*/src", *SHIPPED_MODELS}
