@@ -10,7 +10,7 @@
 | ``ASAT_EMBEDDER`` | ``minilm``, ``static-corpus`` (documents by a table fitted to MiniLM on the corpus, ``models/static-corpus``; questions by MiniLM), ``static`` (distilled from MiniLM, ``models/static-minilm``), ``hash`` (tests only), ``openai``, ``ollama`` | ``minilm`` |
 | ``ASAT_STATIC_EMBEDDER_DIR`` | the static model's directory (artifacts and ``card.json``), for ``static`` | ``models/static-minilm`` of this checkout |
 | ``ASAT_STATIC_CORPUS_DIR`` | the fitted table's directory, for ``static-corpus`` | ``models/static-corpus`` of this checkout |
-| ``ASAT_STATIC_CORPUS_EXACT_TOKENS`` | for ``static-corpus``: documents of at most this many word pieces are embedded by MiniLM itself (0 to 256) | ``settings.STATIC_CORPUS_EXACT_TOKENS`` |
+| ``ASAT_STATIC_CORPUS_EXACT_TOKENS`` | for ``static-corpus``: documents of at most this many word pieces are embedded by MiniLM itself (0 to 256) | ``96`` |
 | ``ASAT_EMBEDDER_MODEL`` / ``_DIM`` / ``_BASE_URL`` / ``_API_KEY`` | for ``openai`` / ``ollama`` | |
 | ``ASAT_INDEX_ACTS`` / ``ASAT_INDEX_RULINGS`` | the index scope (see ``asat_corpus.index_scope``) | all / ``public`` |
 | ``ASAT_INGEST_HOST`` / ``ASAT_INGEST_PORT`` | where ``python -m asat_ingest serve`` listens | ``127.0.0.1`` / ``8720`` |

@@ -18,8 +18,8 @@ from asat_ingest.vector_index import DEFAULT_COLLECTION
 IndexKind = Literal["edge", "qdrant", "qdrant-local"]
 INDEX_KINDS: tuple[IndexKind, ...] = ("edge", "qdrant", "qdrant-local")
 # Documents this short are embedded by MiniLM under ASAT_EMBEDDER=static-corpus: chosen in
-# docs/ingest.md ("Short texts by MiniLM") from the table's agreement with MiniLM by length and
-# MiniLM's rate, never from the gold set.
+# docs/ingest.md ("Short texts by MiniLM") from MiniLM's rate by length and the time a fresh clone
+# may take (scripts/bench_static_split.py), never from the gold set.
 STATIC_CORPUS_EXACT_TOKENS = 96
 
 
