@@ -30,8 +30,8 @@ def split_by_length(counts: Sequence[int], exact_up_to: int) -> tuple[list[int],
     """Positions of the texts MiniLM embeds (at most ``exact_up_to`` word pieces) and of those the
     table embeds (the rest), each in input order."""
     exact = [i for i, n in enumerate(counts) if n <= exact_up_to]
-    chosen = set(exact)
-    return exact, [i for i in range(len(counts)) if i not in chosen]
+    by_table = [i for i, n in enumerate(counts) if n > exact_up_to]
+    return exact, by_table
 
 
 class CorpusStaticEmbedder:

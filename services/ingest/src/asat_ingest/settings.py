@@ -13,6 +13,7 @@ from typing import Literal
 from pydantic import Field
 
 from asat_corpus.env_settings import HOST_ALLOWED, PORT_ALLOWED, EnvSettings, HttpUrl, Port
+from asat_ingest.minilm_embedder import DEFAULT_MAX_TOKENS
 from asat_ingest.vector_index import DEFAULT_COLLECTION
 
 IndexKind = Literal["edge", "qdrant", "qdrant-local"]
@@ -65,7 +66,7 @@ class IngestSettings(EnvSettings):
     static_corpus_exact_tokens: int = Field(
         default=STATIC_CORPUS_EXACT_TOKENS,
         ge=0,
-        le=256,
+        le=DEFAULT_MAX_TOKENS,
         validation_alias="ASAT_STATIC_CORPUS_EXACT_TOKENS",
         description="for ASAT_EMBEDDER=static-corpus, documents of at most this many word pieces are embedded "
         "by MiniLM itself (0 to 256; 0: every document by the table)",
