@@ -1,5 +1,6 @@
-"""gold-set/premise-probes.yaml, the premise development probes: well-formed, apart from the
-project's suite, and true to the corpus (every gold provision held in force in its year)."""
+"""The premise probes under gold-set/: premise-probes.yaml (development) and
+premise-probes-heldout.yaml (held out). Each well-formed, apart from the project's suite and from
+the other, and true to the corpus (every gold provision held in force in its year)."""
 
 from __future__ import annotations
 
@@ -9,34 +10,46 @@ from pathlib import Path
 import pytest
 
 from asat_corpus.corpus_build import CorpusBuild, load_corpus
-from asat_research.gold import CorpusResolver, Expect, GoldSuite, load_suite, validate_suite
+from asat_research.gold import CorpusResolver, Expect, load_suite, validate_suite
 
 REPO_ROOT = Path(__file__).resolve().parents[4]
 PROBES_PATH = REPO_ROOT / "gold-set" / "premise-probes.yaml"
+HELDOUT_PATH = REPO_ROOT / "gold-set" / "premise-probes-heldout.yaml"
 SUITE_PATH = REPO_ROOT / "gold-set" / "pit_suite.yaml"
+# (file, false premises, true premises)
+PROBE_FILES = [(PROBES_PATH, 15, 8), (HELDOUT_PATH, 15, 10)]
 
 
-@pytest.fixture(scope="module")
-def probes() -> GoldSuite:
-    return load_suite(PROBES_PATH)
-
-
-def test_false_and_true_premises_each_tagged_and_expected(probes: GoldSuite) -> None:
+@pytest.mark.parametrize(("path", "n_false", "n_true"), PROBE_FILES, ids=lambda v: getattr(v, "stem", str(v)))
+def test_false_and_true_premises_each_tagged_and_expected(path: Path, n_false: int, n_true: int) -> None:
+    probes = load_suite(path)
     false = [c for c in probes.cases if "false-premise" in c.tags]
     true = [c for c in probes.cases if "true-premise" in c.tags]
-    assert len(false) == 15 and len(true) == 8 and len(probes.cases) == 23
+    assert len(false) == n_false and len(true) == n_true and len(probes.cases) == n_false + n_true
     assert all(c.expect is Expect.REJECT_PREMISE for c in false)
     assert all(c.expect is Expect.ANSWER for c in true)
 
 
-def test_no_probe_is_a_question_of_the_project_suite(probes: GoldSuite) -> None:
+@pytest.mark.parametrize("path", [PROBES_PATH, HELDOUT_PATH], ids=lambda p: p.stem)
+def test_no_probe_is_a_question_of_the_project_suite(path: Path) -> None:
     suite = {c.question.casefold() for c in load_suite(SUITE_PATH).cases}
-    assert not [c.id for c in probes.cases if c.question.casefold() in suite]
+    assert not [c.id for c in load_suite(path).cases if c.question.casefold() in suite]
+
+
+def test_the_held_out_probes_share_no_question_or_id_with_the_development_probes() -> None:
+    development, held_out = load_suite(PROBES_PATH).cases, load_suite(HELDOUT_PATH).cases
+    assert not {c.question.casefold() for c in development} & {c.question.casefold() for c in held_out}
+    assert not {c.id for c in development} & {c.id for c in held_out}
+
+
+@pytest.fixture(scope="module")
+def corpus() -> CorpusBuild:
+    cache = Path(os.environ.get("ASAT_CACHE_DIR", str(REPO_ROOT / "var" / "cache")))
+    return load_corpus(cache_dir=cache)
 
 
 @pytest.mark.corpus
-def test_every_gold_provision_resolves_in_its_year() -> None:
-    cache = Path(os.environ.get("ASAT_CACHE_DIR", str(REPO_ROOT / "var" / "cache")))
-    corpus: CorpusBuild = load_corpus(cache_dir=cache)
-    problems = validate_suite(load_suite(PROBES_PATH), CorpusResolver(corpus))
+@pytest.mark.parametrize("path", [PROBES_PATH, HELDOUT_PATH], ids=lambda p: p.stem)
+def test_every_gold_provision_resolves_in_its_year(path: Path, corpus: CorpusBuild) -> None:
+    problems = validate_suite(load_suite(path), CorpusResolver(corpus))
     assert [str(p) for p in problems] == []
