@@ -38,6 +38,11 @@ def _one(text: str) -> tuple[FigureKind, Decimal, str]:
         ("8.5 per cent", FigureKind.PERCENT, "8.5", "percent"),
         ("8.5 percent", FigureKind.PERCENT, "8.5", "percent"),
         ("five per cent", FigureKind.PERCENT, "5", "percent"),
+        # vulgar fractions as the compilations' conversion writes them (ITAA 1997 s 40-440, s 115-100)
+        ("371/2%", FigureKind.PERCENT, "37.5", "percent"),
+        ("183/4%", FigureKind.PERCENT, "18.75", "percent"),
+        ("11/2 %", FigureKind.PERCENT, "1.5", "percent"),
+        ("37 1/2 per cent", FigureKind.PERCENT, "37.5", "percent"),
         ("12 months", FigureKind.DURATION, "12", "month"),
         ("two years", FigureKind.DURATION, "2", "year"),
         ("one year", FigureKind.DURATION, "1", "year"),
@@ -137,6 +142,27 @@ def test_a_scaled_amount_reads_as_the_amount_in_dollars(number: Decimal, form: t
 def test_percentages_in_any_form_are_one_value(number: Decimal, template: str) -> None:
     (figure,) = read_figures(template.format(n=number))
     assert (figure.kind, figure.amount) == (FigureKind.PERCENT, number)
+
+
+@given(
+    st.integers(min_value=0, max_value=999),
+    st.sampled_from([("1/2", 1, 2), ("1/3", 1, 3), ("2/3", 2, 3), ("1/4", 1, 4), ("3/4", 3, 4)]),
+    st.sampled_from(["{w}{f}%", "{w}{f} %", "{w} {f}%", "{w}{f} per cent"]),
+)
+def test_a_whole_number_with_a_vulgar_fraction_is_one_percentage(
+    whole: int, fraction: tuple[str, int, int], template: str
+) -> None:
+    written, numerator, denominator = fraction
+    (figure,) = read_figures("at " + template.format(w=whole, f=written) + " of the sum")
+    assert figure.kind is FigureKind.PERCENT
+    assert figure.amount == whole + Decimal(numerator) / denominator
+    assert figure.written.startswith(str(whole)) and figure.numeral.endswith(written)
+
+
+def test_a_third_is_a_third_however_it_is_written() -> None:
+    (glued,) = read_figures("331/3%")
+    (spaced,) = read_figures("33 1/3 per cent")
+    assert glued.amount == spaced.amount and 33 < glued.amount < Decimal("33.34")
 
 
 @given(

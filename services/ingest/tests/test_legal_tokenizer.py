@@ -85,7 +85,14 @@ def test_money_scale_needs_a_word_boundary() -> None:
 
 @pytest.mark.parametrize(
     ("text", "expected"),
-    [("30%", "pct:30"), ("30 per cent", "pct:30"), ("30 percent", "pct:30"), ("27.5%", "pct:27.5")],
+    [
+        ("30%", "pct:30"),
+        ("30 per cent", "pct:30"),
+        ("30 percent", "pct:30"),
+        ("27.5%", "pct:27.5"),
+        ("371/2%", "pct:37.5"),  # 37½% as the compilations' text conversion writes it (ITAA 1997 s 40-440)
+        ("37.5%", "pct:37.5"),
+    ],
 )
 def test_percentages(text: str, expected: str) -> None:
     assert legal_tokenize(text) == [expected]

@@ -22,7 +22,8 @@ KNOWN_EMBEDDERS = {
 # The BM25 tokenizer's identity: bump it whenever asat_ingest.legal_tokenizer (or the text facts it
 # reads through, asat_corpus.text) changes its tokens, so an index built with the old tokens is stale.
 # /2: figures read through asat_corpus.text.figures, one stopword list (issue 15).
-SPARSE_SCHEME = "asat-bm25-legal/2"
+# /3: a whole number with a vulgar fraction of a percentage read as one ("371/2%" is pct:37.5, was pct:2).
+SPARSE_SCHEME = "asat-bm25-legal/3"
 
 
 class VectorConfigError(ValueError):

@@ -145,3 +145,33 @@ def test_a_true_premise_is_answered_not_rejected(question: str, sections: tuple[
     assert not generation.premise_rejected
     assert generation.declined is None
     assert generation.claims
+
+
+# Asked to confirm a statement that denies what a line of the quoted law denies, in its words.
+DENIED_AS_THE_LAW_DENIES: list[tuple[str, tuple[str, ...]]] = [
+    ("Private expenses aren't deductible under s 8-1, are they?", ("8-1",)),
+    ("Penalties payable under an Australian law are not deductible, right?", ("26-5",)),
+    ("Hot food for consumption away from the premises isn't GST-free, is it?", ("38-2", "38-3")),
+    ("Entertainment is not deductible under section 8-1, correct?", ("32-5",)),
+]
+
+
+@pytest.mark.parametrize(("question", "sections"), DENIED_AS_THE_LAW_DENIES)
+def test_a_denial_the_law_states_is_answered_not_declined(question: str, sections: tuple[str, ...]) -> None:
+    premise = detect_premise(question)
+    assert premise is not None and premise.asks_confirmation
+    generator = ExtractiveGenerator()
+    spans = _spans(sections)
+    selected = set(generator.select(question, spans).keys)
+    generation = generator.write(question, [s for s in spans if s.key in selected])
+    assert not generation.premise_rejected
+    assert generation.declined is None
+    assert generation.claims
+
+
+def test_a_denial_the_quoted_law_does_not_state_is_still_declined() -> None:
+    # s 9-70 gives the rate; it denies nothing of exports: quoting is not confirming
+    question = "Exports are not subject to GST, are they?"
+    generator = ExtractiveGenerator()
+    generation = generator.write(question, _spans(("9-70",)))
+    assert generation.declined is not None and not generation.premise_rejected

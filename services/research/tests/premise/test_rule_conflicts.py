@@ -262,6 +262,44 @@ def test_a_line_granting_what_the_statement_asserts_agrees(question: str, kind: 
     assert any(a.kind == kind for a in agreements)
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Bribes to foreign public officials are not deductible, are they?",
+        "Bribes to foreign public officials aren't tax deductible, right?",
+        "Speeding fines aren't deductible, are they?",
+        "Hot food isn't GST-free, is it?",
+        "Golf club membership fees are not deductible, correct?",
+    ],
+)
+def test_a_statement_denying_what_the_law_denies_agrees_and_is_never_rejected(question: str) -> None:
+    statements = _statements(question)
+    conflicts, agreements = rule_readings(statements, LAW)
+    assert conflicts == ()
+    assert [a.predicate.startswith("not ") for a in agreements if a.kind == "exclusion"][:1] == [True]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Expenses not related to work are deductible, right?",  # the negation qualifies the subject
+        "Bribes are only not deductible if paid overseas, right?",  # limited: asserts an absence
+        "Private expenses are not deductible unless they are not paid, right?",  # negates something else too
+    ],
+)
+def test_a_negation_that_is_not_the_predicate_s_own_agrees_with_nothing(question: str) -> None:
+    _, agreements = rule_readings(_statements(question), LAW)
+    assert not [a for a in agreements if a.predicate.startswith("not ")]
+
+
+def test_a_statement_denying_what_the_law_grants_is_not_agreed() -> None:
+    granted = "(1) You can deduct from your assessable income any loss or outgoing incurred in gaining it."
+    _, agreements = rule_readings(
+        _statements("Losses incurred in gaining income are not deductible, right?"), [granted]
+    )
+    assert agreements == ()
+
+
 def test_a_line_that_both_grants_and_denies_the_same_statement_shows_nothing() -> None:
     # "Food" is granted by s 38-2 and named by one line of a list that denies it: read both ways.
     only_one_line = (

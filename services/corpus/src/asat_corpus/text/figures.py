@@ -6,7 +6,11 @@
   ``$ 300``, ``10 million dollars``, ``ten dollars``. After a dollar sign the scales are
   ``thousand``/``k``, ``million``/``m`` and ``billion``/``bn``/``b`` (so ``$2.5b`` is
   2,500,000,000); a scale letter must end the word (``$300 may`` is 300 dollars);
-- **percentages**, in percentage points: ``8.5%``, ``8.5 per cent``, ``8.5 percent``, ``five per cent``;
+- **percentages**, in percentage points: ``8.5%``, ``8.5 per cent``, ``8.5 percent``, ``five per cent``,
+  and a whole number with a vulgar fraction (½, ⅓, ⅔, ¼, ¾) as the compilations' text conversion
+  writes it, the fraction's digits run on into the number's: ``371/2%`` is 37½ percentage points,
+  ``331/3%`` is 33⅓ and ``11/2 %`` is 1½ (``37 1/2%`` reads the same). Only a proper fraction
+  before a percent sign or "per cent" is read so; a third is exact to 28 significant digits;
 - **durations**, in the unit written (``day``, ``week``, ``month``, ``year``): ``12 months``,
   ``two years``;
 - **counts** of members: ``5 members``;
@@ -68,12 +72,21 @@ _SCALE_WORD = "|".join(SCALE_WORDS)
 _SIGN_SCALE = "|".join(sorted(_SIGN_SCALES, key=len, reverse=True))
 _BEFORE = r"(?<![\w.])"  # a figure's number does not continue a word or a number
 _AMOUNT = rf"(?:{NUMBER_PATTERN}|(?:{_ANY_WORD})\b)"  # digits, or any number word (before a unit)
+# A vulgar fraction after a whole number of percentage points, as converted text writes 37½%: "371/2%".
+_FRACTIONS: Mapping[str, Decimal] = {
+    "1/2": Decimal(1) / 2,
+    "1/3": Decimal(1) / 3,
+    "2/3": Decimal(2) / 3,
+    "1/4": Decimal(1) / 4,
+    "3/4": Decimal(3) / 4,
+}
+_FRACTION = "|".join(_FRACTIONS)
 
 _FIGURE = re.compile(
     rf"(?P<sign>(?:\bA\$|\bAUD\s?|\$)\s?(?P<sign_n>{NUMBER_PATTERN})"
     rf"(?:\s?(?P<sign_scale>{_SIGN_SCALE})(?![a-z0-9]))?)"
     rf"|(?P<dollars>{_BEFORE}(?P<dollars_n>{_AMOUNT})(?:\s?(?P<dollars_scale>{_SCALE_WORD}))?\s?(?:dollars?|AUD)\b)"
-    rf"|(?P<percent>{_BEFORE}(?P<percent_n>{_AMOUNT})\s?(?:%|per\s?cent\b))"
+    rf"|(?P<percent>{_BEFORE}(?P<percent_n>{_AMOUNT})(?:\s?(?P<percent_frac>{_FRACTION}))?\s?(?:%|per\s?cent\b))"
     rf"|(?P<unit>{_BEFORE}(?P<unit_n>{_AMOUNT})\s?(?P<unit_word>(?:day|week|month|year|member)s?)\b)"
     rf"|(?P<number>{_BEFORE}(?:(?P<number_n>{NUMBER_PATTERN})(?!\w)|(?P<number_w>{_LONE_WORD})\b)"
     rf"(?:\s(?P<number_scale>{_SCALE_WORD})\b)?)",
@@ -98,8 +111,12 @@ def _figure(match: re.Match[str]) -> Figure:
         amount = _scaled(numeral, match["dollars_scale"], SCALE_WORDS)
         return Figure(FigureKind.MONEY, amount, "dollar", start, end, written, numeral)
     if group == "percent":
-        numeral = match["percent_n"]
-        return Figure(FigureKind.PERCENT, parse_number(numeral), "percent", start, end, written, numeral)
+        numeral, fraction = match["percent_n"], match["percent_frac"]
+        amount = parse_number(numeral)
+        if fraction is not None:
+            amount += _FRACTIONS[fraction]
+            numeral = _text_between(match, "percent_n", "percent_frac")
+        return Figure(FigureKind.PERCENT, amount, "percent", start, end, written, numeral)
     if group == "unit":
         numeral = match["unit_n"]
         unit = match["unit_word"].lower().removesuffix("s")
@@ -108,6 +125,11 @@ def _figure(match: re.Match[str]) -> Figure:
     numeral = match["number_n"] or match["number_w"]
     amount = _scaled(numeral, match["number_scale"], SCALE_WORDS)
     return Figure(FigureKind.NUMBER, amount, "", start, end, written, numeral)
+
+
+def _text_between(match: re.Match[str], first: str, last: str) -> str:
+    """The matched text from group ``first``'s start to group ``last``'s end ("371/2")."""
+    return match.string[match.start(first) : match.end(last)]
 
 
 def read_figures(text: str) -> tuple[Figure, ...]:

@@ -40,10 +40,14 @@ Interpretative Decisions reads at chance: ``docs/premises.md``):
   so when its conditions are met ("... is taken to pay a dividend ... if: (a) the private company
   makes a loan to the entity ..."), the paragraph naming the subject being a plain condition.
 
-Only a plain statement is read for an exclusion or who may have a benefit: one that negates
-("entertainment is not deductible") or limits with "only" asserts an absence, which a line of
-the law does not show. A line that states the grant for the core, or lists the entity, *agrees*:
-a question asking to confirm such a statement is answered as any other.
+Only a plain statement is read for a conflict of exclusion or who may have a benefit: one that
+negates ("entertainment is not deductible") or limits with "only" asserts an absence, which a line
+of the law does not show. A line that states the grant for the core, or lists the entity, *agrees*:
+a question asking to confirm such a statement is answered as any other. A statement that denies
+the very thing a predicate names, the negation right before it ("bribes to foreign public
+officials are not deductible", "... aren't GST-free"), is agreed by a line that denies it for the
+core in the law's own words, and is never rejected: a line that grants it may hold conditions the
+statement's case does not meet.
 
 A line is read with the lines that lead into it (a paragraph "(b) hot food ..." under "A supply
 is not GST-free under section 38-2 if it is a supply of:"), by
@@ -156,7 +160,7 @@ _PARTICIPLE = re.compile(
 )
 _VERB_TAIL = re.compile(
     r"\b(?:is|are|was|were|be|been|being|'re|can|could|would|will|should|may|might|must|gets?|got|has|have|"
-    r"had|do|does|did)\b.*$",
+    r"had|do|does|did|(?:is|are|was|were|ca|could|wo|would|should|does|do|did)n't)(?!\w).*$",
     re.I,
 )
 _LIMITING = re.compile(r"\bonly\b|\bjust\b|\bsolely\b|\bexclusively\b", re.I)
@@ -340,15 +344,32 @@ def _plain(statement: str) -> bool:
     return NEGATION.search(statement) is None and _LIMITING.search(statement) is None
 
 
+# The negation of a predicate's own verb phrase: "are not deductible", "aren't GST-free", "is
+# never exempt", "is not tax deductible" (the predicate's match follows it).
+_DENIES_PREDICATE = re.compile(r"(?:\b(?:not|never)|n't)\s+(?:\w+\s+)?$", re.I)
+
+
+def _denial(statement: str, match: re.Match[str]) -> bool:
+    """The statement denies what the predicate names, and negates or limits nothing else: "bribes
+    ... are not deductible" does; "expenses not related to work are deductible" does not."""
+    before = statement[: match.start()]
+    negation = _DENIES_PREDICATE.search(before)
+    if negation is None or _LIMITING.search(statement) is not None:
+        return False
+    return NEGATION.search(f"{before[: negation.start()]} {statement[match.end() :]}") is None
+
+
 def _exclusions(statements: Sequence[str], passages: Sequence[str]) -> tuple[list[RuleConflict], list[RuleAgreement]]:
     conflicts: list[RuleConflict] = []
     agreements: list[RuleAgreement] = []
     for index, statement in enumerate(statements):
-        if not _plain(statement):
-            continue
+        plain = _plain(statement)
         for predicate in PREDICATES:
             match = predicate.asserted.search(statement)
             if match is None:
+                continue
+            denial = not plain and _denial(statement, match)
+            if not plain and not denial:
                 continue
             core = _cores(statements, index, predicate, match)
             for p, text in enumerate(passages):
@@ -362,8 +383,13 @@ def _exclusions(statements: Sequence[str], passages: Sequence[str]) -> tuple[lis
                     if not _names(core, _law_words(text[unit.start : unit.end]), _law_words(path)):
                         continue
                     if predicate.denied.search(path):
-                        denying.setdefault(unit.lead if unit.lead is not None else -1 - i, []).append(line)
-                    elif predicate.granted.search(path) and NEGATION.search(path) is None:
+                        if denial:  # the law denies it too, in its own words
+                            agreements.append(
+                                RuleAgreement(statement, p, line, "exclusion", core.text, f"not {predicate.name}")
+                            )
+                        else:
+                            denying.setdefault(unit.lead if unit.lead is not None else -1 - i, []).append(line)
+                    elif predicate.granted.search(path) and NEGATION.search(path) is None and not denial:
                         agreements.append(RuleAgreement(statement, p, line, "exclusion", core.text, predicate.name))
                 for lines in denying.values():
                     # A one-word core named by two paragraphs of one list ("food for consumption on
