@@ -1,6 +1,8 @@
-"""The premise probes under gold-set/: premise-probes.yaml (development) and
-premise-probes-heldout.yaml (held out). Each well-formed, apart from the project's suite and from
-the other, and true to the corpus (every gold provision held in force in its year)."""
+"""The premise probes under gold-set/: premise-probes.yaml (development), premise-probes-heldout.yaml
+(held out, by the engineer who changes the rules) and premise-probes-blind.yaml (written by a helper
+session; its questions are never read by whoever changes the rules, only its scores). Each
+well-formed, apart from the project's suite and from the others, and true to the corpus (every gold
+provision held in force in its year)."""
 
 from __future__ import annotations
 
@@ -15,9 +17,11 @@ from asat_research.gold import CorpusResolver, Expect, load_suite, validate_suit
 REPO_ROOT = Path(__file__).resolve().parents[4]
 PROBES_PATH = REPO_ROOT / "gold-set" / "premise-probes.yaml"
 HELDOUT_PATH = REPO_ROOT / "gold-set" / "premise-probes-heldout.yaml"
+BLIND_PATH = REPO_ROOT / "gold-set" / "premise-probes-blind.yaml"
 SUITE_PATH = REPO_ROOT / "gold-set" / "pit_suite.yaml"
 # (file, false premises, true premises)
-PROBE_FILES = [(PROBES_PATH, 15, 8), (HELDOUT_PATH, 15, 10)]
+PROBE_FILES = [(PROBES_PATH, 15, 8), (HELDOUT_PATH, 15, 10), (BLIND_PATH, 16, 8)]
+PATHS = [path for path, _, _ in PROBE_FILES]
 
 
 @pytest.mark.parametrize(("path", "n_false", "n_true"), PROBE_FILES, ids=lambda v: getattr(v, "stem", str(v)))
@@ -30,16 +34,17 @@ def test_false_and_true_premises_each_tagged_and_expected(path: Path, n_false: i
     assert all(c.expect is Expect.ANSWER for c in true)
 
 
-@pytest.mark.parametrize("path", [PROBES_PATH, HELDOUT_PATH], ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", PATHS, ids=lambda p: p.stem)
 def test_no_probe_is_a_question_of_the_project_suite(path: Path) -> None:
     suite = {c.question.casefold() for c in load_suite(SUITE_PATH).cases}
     assert not [c.id for c in load_suite(path).cases if c.question.casefold() in suite]
 
 
-def test_the_held_out_probes_share_no_question_or_id_with_the_development_probes() -> None:
-    development, held_out = load_suite(PROBES_PATH).cases, load_suite(HELDOUT_PATH).cases
-    assert not {c.question.casefold() for c in development} & {c.question.casefold() for c in held_out}
-    assert not {c.id for c in development} & {c.id for c in held_out}
+@pytest.mark.parametrize(("one", "other"), [(0, 1), (0, 2), (1, 2)])
+def test_no_two_probe_files_share_a_question_or_an_id(one: int, other: int) -> None:
+    first, second = load_suite(PATHS[one]).cases, load_suite(PATHS[other]).cases
+    assert not {c.question.casefold() for c in first} & {c.question.casefold() for c in second}
+    assert not {c.id for c in first} & {c.id for c in second}
 
 
 @pytest.fixture(scope="module")
@@ -49,7 +54,7 @@ def corpus() -> CorpusBuild:
 
 
 @pytest.mark.corpus
-@pytest.mark.parametrize("path", [PROBES_PATH, HELDOUT_PATH], ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", PATHS, ids=lambda p: p.stem)
 def test_every_gold_provision_resolves_in_its_year(path: Path, corpus: CorpusBuild) -> None:
     problems = validate_suite(load_suite(path), CorpusResolver(corpus))
     assert [str(p) for p in problems] == []
