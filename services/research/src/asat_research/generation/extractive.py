@@ -24,12 +24,14 @@ is declined, since quoting is not confirming. Deterministic: same input, same ou
 from __future__ import annotations
 
 from collections.abc import Sequence
+from decimal import Decimal
 
 from asat_corpus.chunking import chunk_id_of
 from asat_corpus.contracts.verification import too_short_to_quote
+from asat_corpus.text.numbers import number_text
 from asat_research.answer_types import AMOUNT, ASKS_AMOUNT, ASKS_WHEN, TIME
 from asat_research.generation.port import GeneratedClaim, Generation, NumberedSpan, Selection
-from asat_research.generation.quantities import quantities
+from asat_research.generation.quantities import Quantity, quantities
 from asat_research.premise.clients_case import CLIENTS_CASE
 from asat_research.premise.contradiction_port import ContradictionScorer
 from asat_research.premise.detection import detect_premise
@@ -270,8 +272,19 @@ def rejection_note(conflicts: Sequence[FigureConflict]) -> str:
     """Which statement of the question is wrong and why: its figure and the law's for the concept
     (each text's figure, the closest first, where several texts give one)."""
     first = conflicts[0]
-    law = "; ".join(dict.fromkeys(f"for the {c.concept}, the law in force says {c.law.text}" for c in conflicts))
+    law = "; ".join(
+        dict.fromkeys(f"for the {c.concept}, the law in force says {figure_words(c.law)}" for c in conflicts)
+    )
     return f'The question says {first.stated.text} ("{first.statement}"); {law}, as quoted.'
+
+
+def figure_words(quantity: Quantity) -> str:
+    """A figure as the note says it: as written, except a percentage whose fraction the text's
+    conversion ran on into its number ("183/4%"), which is said with its value and then as written
+    ("18.75% (written "183/4%")"), so the reader is not left to read 183/4."""
+    if quantity.kind != "percent" or "/" not in quantity.text:
+        return quantity.text
+    return f'{number_text(quantity.value.quantize(Decimal("0.01")))}% (written "{quantity.text}")'
 
 
 def _lines(group: Sequence[NumberedSpan]) -> str:
