@@ -135,9 +135,8 @@ def test_the_table_holds_twenty_asserting_questions() -> None:
     assert len(TRUE_PREMISES) == 20 and len({q for q, _ in TRUE_PREMISES}) == 20
 
 
-@pytest.mark.parametrize(("question", "sections"), TRUE_PREMISES)
-def test_a_true_premise_is_answered_not_rejected(question: str, sections: tuple[str, ...]) -> None:
-    assert detect_premise(question) is not None, "the table is of questions that assert something"
+def _assert_answered(question: str, sections: tuple[str, ...]) -> None:
+    """The generator selects from the sections' spans and writes: answered, not rejected or declined."""
     generator = ExtractiveGenerator()
     spans = _spans(sections)
     selected = set(generator.select(question, spans).keys)
@@ -145,6 +144,12 @@ def test_a_true_premise_is_answered_not_rejected(question: str, sections: tuple[
     assert not generation.premise_rejected
     assert generation.declined is None
     assert generation.claims
+
+
+@pytest.mark.parametrize(("question", "sections"), TRUE_PREMISES)
+def test_a_true_premise_is_answered_not_rejected(question: str, sections: tuple[str, ...]) -> None:
+    assert detect_premise(question) is not None, "the table is of questions that assert something"
+    _assert_answered(question, sections)
 
 
 # Asked to confirm a statement that denies what a line of the quoted law denies, in its words.
@@ -160,13 +165,7 @@ DENIED_AS_THE_LAW_DENIES: list[tuple[str, tuple[str, ...]]] = [
 def test_a_denial_the_law_states_is_answered_not_declined(question: str, sections: tuple[str, ...]) -> None:
     premise = detect_premise(question)
     assert premise is not None and premise.asks_confirmation
-    generator = ExtractiveGenerator()
-    spans = _spans(sections)
-    selected = set(generator.select(question, spans).keys)
-    generation = generator.write(question, [s for s in spans if s.key in selected])
-    assert not generation.premise_rejected
-    assert generation.declined is None
-    assert generation.claims
+    _assert_answered(question, sections)
 
 
 def test_a_denial_the_quoted_law_does_not_state_is_still_declined() -> None:
