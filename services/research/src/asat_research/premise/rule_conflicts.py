@@ -368,8 +368,8 @@ def _exclusions(statements: Sequence[str], passages: Sequence[str]) -> tuple[lis
             match = predicate.asserted.search(statement)
             if match is None:
                 continue
-            denial = not plain and _denial(statement, match)
-            if not plain and not denial:
+            denial = not plain  # read only for an agreement, where it denies the predicate itself
+            if denial and not _denial(statement, match):
                 continue
             core = _cores(statements, index, predicate, match)
             for p, text in enumerate(passages):
